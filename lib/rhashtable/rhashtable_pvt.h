@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+#ifndef _RHASHTABLE_PVT_H_
+#define _RHASHTABLE_PVT_H_
+
+/*
+ * Private structures of librte_rhashtable and the helpers every .c file
+ * shares: bucket addressing, nulls markers, hashing, bucket locks, log macro.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_log.h>
+#include <rte_spinlock.h>
+
+#include "rte_rhashtable_config.h"
+#include "rte_rhashtable.h"
+
+extern int rhashtable_logtype;
+#define RTE_LOGTYPE_RHASHTABLE rhashtable_logtype
+
+#define RHT_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, rhashtable_logtype, "%s(): " fmt "\n", \
+		__func__, ##__VA_ARGS__)
+
+/* Buckets in one piece of a nested bucket table: one 4 KiB page of pointers. */
+#define RHT_PIECE_SHIFT 9
+#define RHT_PIECE_BUCKETS (1U << RHT_PIECE_SHIFT)
+
+/*
+ * One bucket table. Buckets hold the head of a chain of objects; a chain
+ * ends with a "nulls" marker that encodes the bucket index (odd, so it can
+ * never be an object address). A reader that reaches a marker other than
+ * its own bucket's was carried into another chain by a concurrent move and
+ * restarts (see rht_table_find()).
+ */
+struct rht_table {
+	uint32_t size;           /* buckets, a power of two */
+	uint32_t mask;           /* size - 1 */
+	uint32_t seed;           /* random hash seed of this table */
+	uint32_t lock_mask;      /* locks - 1 */
+	uint32_t rehash;         /* buckets already emptied by the worker */
+	bool nested;             /* buckets live in pieces[] */
+	bool retired;            /* left the chain; under ht->walk_lock */
+	uint64_t bytes;          /* memory of this table, locks included */
+	/* next table of the chain, published with a release store */
+	struct rht_table *future_tbl;
+	/* walkers paused on this table; under ht->walk_lock */
+	struct rte_rhashtable_iter *walkers;
+	rte_spinlock_t *locks;
+	struct rte_rhash_head ***pieces; /* nested tables only */
+	struct rte_rhash_head *buckets[]; /* flat tables only */
+};
+
+/* Statistics counters, updated with relaxed atomics by any writer. */
+struct rht_counters {
+	uint64_t grows;
+	uint64_t shrinks;
+	uint64_t reseeds;
+	uint64_t emergency_allocs;
+	uint64_t rehashes_done;
+	uint64_t objs_moved;
+	uint64_t tables_freed;
+	uint64_t objs_freed;
+	uint64_t alloc_failures;
+	uint64_t nested_tables;
+	uint64_t refused_eexist;
+	uint64_t refused_enomem;
+	uint64_t refused_ebusy;
+	uint64_t refused_e2big;
+};
+
+/* RCU state set by rte_rhashtable_rcu_qsbr_add(). */
+struct rht_rcu {
+	struct rte_rcu_qsbr *v;
+	enum rte_rhashtable_qsbr_mode mode;
+	struct rte_rcu_qsbr_dq *dq;
+	rte_rhashtable_free_obj_t free_obj;
+	void *free_obj_ctx;
+};
+
+struct rte_rhashtable {
+	char name[RTE_RHASHTABLE_NAMESIZE];
+	bool rhlist;               /* an rhltable: chain entries head lists */
+	uint32_t key_len;
+	uint32_t key_offset;
+	uint32_t head_offset;
+	rte_rhashtable_hashfn_t hashfn;
+	rte_rhashtable_obj_hashfn_t obj_hashfn; /* may be NULL */
+	rte_rhashtable_obj_cmpfn_t obj_cmpfn;   /* may be NULL */
+	uint32_t max_size;         /* largest bucket table; 0: none */
+	uint32_t min_size;         /* smallest for automatic shrinking */
+	uint32_t max_elems;
+	bool automatic_shrinking;
+	uint32_t locks_per_table;  /* locks_mul * min(lcores, 64), power of two */
+	int socket_id;
+
+	/* first bucket table: the one lookups try first (release/acquire) */
+	struct rht_table *tbl;
+
+	uint32_t nelems;           /* chain entries (drives resizing) */
+	uint32_t nobjs;            /* rhltable: every object of every list */
+	uint32_t ntables;          /* tables in the chain */
+	uint32_t last_size;        /* buckets of the newest table */
+	uint64_t bytes;            /* memory held */
+	uint32_t reseed_pending;
+	uint32_t no_worker_warned;
+
+	rte_spinlock_t rehash_lock; /* the worker; the article's ht->mutex */
+	rte_spinlock_t walk_lock;   /* walker lists and table retirement */
+	uint32_t service_id;
+	struct rht_rcu rcu;
+	struct rht_counters ctr;
+};
+
+/* An rhltable is an rhashtable whose chain entries head lists of objects. */
+struct rte_rhltable {
+	struct rte_rhashtable ht;
+};
+
+/* Relaxed counter increment: statistics only, never used for decisions. */
+#define RHT_COUNT(ht, field) \
+	__atomic_fetch_add(&(ht)->ctr.field, 1, __ATOMIC_RELAXED)
+
+static inline struct rte_rhash_head *
+rht_nulls(uint32_t idx)
+{
+	return (struct rte_rhash_head *)(((uintptr_t)idx << 1) | 1);
+}
+
+static inline bool
+rht_is_nulls(const struct rte_rhash_head *p)
+{
+	return ((uintptr_t)p & 1) != 0;
+}
+
+static inline struct rte_rhash_head **
+rht_bucket(const struct rht_table *tbl, uint32_t idx)
+{
+	if (likely(!tbl->nested))
+		return (struct rte_rhash_head **)(uintptr_t)&tbl->buckets[idx];
+	return &tbl->pieces[idx >> RHT_PIECE_SHIFT][idx & (RHT_PIECE_BUCKETS - 1)];
+}
+
+static inline rte_spinlock_t *
+rht_bucket_lock(const struct rht_table *tbl, uint32_t idx)
+{
+	return &tbl->locks[idx & tbl->lock_mask];
+}
+
+static inline void *
+rht_obj(const struct rte_rhashtable *ht, const struct rte_rhash_head *he)
+{
+	return (char *)(uintptr_t)he - ht->head_offset;
+}
+
+static inline const void *
+rht_obj_key(const struct rte_rhashtable *ht, const void *obj)
+{
+	return (const char *)obj + ht->key_offset;
+}
+
+static inline uint32_t
+rht_key_hash(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key)
+{
+	return ht->hashfn(key, ht->key_len, tbl->seed);
+}
+
+static inline uint32_t
+rht_obj_hash(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *obj)
+{
+	if (ht->obj_hashfn != NULL)
+		return ht->obj_hashfn(obj, ht->key_len, tbl->seed);
+	return ht->hashfn(rht_obj_key(ht, obj), ht->key_len, tbl->seed);
+}
+
+/* 0 when obj has this key. */
+static inline int
+rht_key_cmp(const struct rte_rhashtable *ht, const void *key, const void *obj)
+{
+	if (ht->obj_cmpfn != NULL)
+		return ht->obj_cmpfn(key, obj);
+	return memcmp(key, rht_obj_key(ht, obj), ht->key_len);
+}
+
+/* The newest table of the chain, where inserts go. */
+static inline struct rht_table *
+rht_last_table(struct rht_table *tbl)
+{
+	struct rht_table *next;
+
+	/* acquire: pairs with the release in rht_table_attach() */
+	while ((next = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE)) != NULL)
+		tbl = next;
+	return tbl;
+}
+
+static inline uint32_t
+rht_nelems(const struct rte_rhashtable *ht)
+{
+	return __atomic_load_n(&ht->nelems, __ATOMIC_RELAXED);
+}
+
+/* Load thresholds of the article, relative to one bucket table. */
+static inline bool
+rht_grow_above_pct(const struct rte_rhashtable *ht, const struct rht_table *tbl, uint32_t pct)
+{
+	return (uint64_t)rht_nelems(ht) * 100 > (uint64_t)tbl->size * pct &&
+		(ht->max_size == 0 || tbl->size < ht->max_size);
+}
+
+static inline bool
+rht_shrink_below_pct(const struct rte_rhashtable *ht, const struct rht_table *tbl)
+{
+	return ht->automatic_shrinking && tbl->size > ht->min_size &&
+		(uint64_t)rht_nelems(ht) * 100 < (uint64_t)tbl->size * RTE_RHT_SHRINK_PCT;
+}
+
+/* rhashtable_table.c: bucket table memory */
+struct rht_table *rht_table_alloc(struct rte_rhashtable *ht, uint32_t size);
+void rht_table_free(struct rte_rhashtable *ht, struct rht_table *tbl);
+bool rht_table_attach(struct rte_rhashtable *ht, struct rht_table *tbl,
+		      struct rht_table *next);
+uint32_t rht_initial_size(const struct rte_rhashtable_params *p, uint32_t max_size);
+
+/* rhashtable_lookup.c */
+struct rte_rhash_head *rht_lookup_head(const struct rte_rhashtable *ht, const void *key);
+
+/* rhashtable_update.c */
+int rht_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj, int mode,
+	       void **existing);
+#define RHT_INSERT_ANY 0     /* do not look for the key */
+#define RHT_INSERT_UNIQUE 1  /* -EEXIST when the key is present */
+#define RHT_INSERT_LIST 2    /* rhltable: join the key's list */
+int rht_rhl_remove(struct rte_rhashtable *ht, struct rte_rhlist_head *list);
+
+/* rhashtable_rehash.c: the worker */
+int rht_service_register(struct rte_rhashtable *ht);
+void rht_service_unregister(struct rte_rhashtable *ht);
+void rht_deferred_work_needed(struct rte_rhashtable *ht);
+int rht_emergency_table(struct rte_rhashtable *ht, struct rht_table *tbl);
+
+/* rhashtable_walk.c */
+void rht_walkers_retire(struct rte_rhashtable *ht, struct rht_table *tbl);
+
+/* rhashtable_rcu.c: deferred reclamation */
+void rht_retire_table(struct rte_rhashtable *ht, struct rht_table *tbl);
+void rht_retire_obj(struct rte_rhashtable *ht, void *obj);
+void rht_rcu_reclaim(struct rte_rhashtable *ht);
+void rht_rcu_free(struct rte_rhashtable *ht);
+uint32_t rht_rcu_pending(const struct rte_rhashtable *ht);
+
+/* rhashtable_fault.c: test hook */
+void *rht_malloc(struct rte_rhashtable *ht, const char *what, size_t size);
+
+#endif /* _RHASHTABLE_PVT_H_ */

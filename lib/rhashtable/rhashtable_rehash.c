@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * The rehash worker: decides when to grow, shrink or re-seed, and moves the
+ * objects of the oldest bucket table into the newest, one chain at a time.
+ * It runs as an rte_service on a service lcore (in steps of
+ * RTE_RHT_REHASH_BATCH buckets, so that it shares its lcore), or to
+ * completion in rte_rhashtable_rehash_run(). ht->rehash_lock makes it single.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_service.h>
+#include <rte_service_component.h>
+
+#include "rhashtable_pvt.h"
+
+#define RHT_SERVICE_PREFIX "rhashtable_"
+
+/* Find the last object of a locked chain and the link that points to it. */
+static struct rte_rhash_head **
+chain_last_link(struct rte_rhash_head **bkt)
+{
+	struct rte_rhash_head **pprev = bkt;
+
+	while (!rht_is_nulls((*pprev)->next))
+		pprev = &(*pprev)->next;
+	return pprev;
+}
+
+/*
+ * Move the last object of old chain idx to the head of its chain in the
+ * newest table: link it there first, unlink it from the old chain second, so
+ * that it is always reachable (see rhashtable_lookup.c).
+ */
+static void
+move_last_object(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx,
+		 struct rte_rhash_head **old_bkt)
+{
+	struct rte_rhash_head **pprev = chain_last_link(old_bkt);
+	struct rte_rhash_head *he = *pprev;
+	struct rht_table *new_tbl = rht_last_table(old);
+	uint32_t nidx = rht_obj_hash(ht, new_tbl, rht_obj(ht, he)) & new_tbl->mask;
+	rte_spinlock_t *nlock = rht_bucket_lock(new_tbl, nidx);
+	struct rte_rhash_head **nbkt = rht_bucket(new_tbl, nidx);
+
+	rte_spinlock_lock(nlock);
+	/* release: a reader standing on he that follows next into the new
+	 * chain sees the objects there initialised (we saw them under nlock).
+	 */
+	__atomic_store_n(&he->next, *nbkt, __ATOMIC_RELEASE);
+	/* release: pairs with readers' acquire of the new bucket head */
+	__atomic_store_n(nbkt, he, __ATOMIC_RELEASE);
+	rte_spinlock_unlock(nlock);
+	/* release: a reader that no longer sees he in the old chain will see
+	 * old->future_tbl (attached before this move) after its walk.
+	 */
+	__atomic_store_n(pprev, rht_nulls(idx), __ATOMIC_RELEASE);
+}
+
+static void
+empty_bucket(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx)
+{
+	rte_spinlock_t *lock = rht_bucket_lock(old, idx);
+	struct rte_rhash_head **bkt = rht_bucket(old, idx);
+	uint64_t moved = 0;
+
+	rte_spinlock_lock(lock);
+	while (!rht_is_nulls(*bkt)) {
+		move_last_object(ht, old, idx, bkt);
+		moved++;
+	}
+	rte_spinlock_unlock(lock);
+	if (moved != 0)
+		__atomic_fetch_add(&ht->ctr.objs_moved, moved, __ATOMIC_RELAXED);
+}
+
+/* The oldest table is empty: make its successor the first table, retire it. */
+static void
+drop_first_table(struct rte_rhashtable *ht, struct rht_table *old)
+{
+	/* release: pairs with the acquire of ht->tbl by readers and writers */
+	__atomic_store_n(&ht->tbl, old->future_tbl, __ATOMIC_RELEASE);
+	__atomic_fetch_sub(&ht->ntables, 1, __ATOMIC_RELAXED);
+	RHT_COUNT(ht, rehashes_done);
+	rht_walkers_retire(ht, old);
+	rht_retire_table(ht, old);
+}
+
+/*
+ * Move up to budget buckets out of the first table. Returns the buckets
+ * done; drops the table once it is empty.
+ */
+static uint32_t
+rehash_some(struct rte_rhashtable *ht, uint32_t budget)
+{
+	struct rht_table *old = ht->tbl;
+	uint32_t done = 0;
+
+	while (old->rehash < old->size && done < budget) {
+		empty_bucket(ht, old, old->rehash);
+		old->rehash++;
+		done++;
+	}
+	if (old->rehash == old->size)
+		drop_first_table(ht, old);
+	return done;
+}
+
+/* Size of the next table for a table at rest: 0 when none is needed. */
+static uint32_t
+next_table_size(struct rte_rhashtable *ht, const struct rht_table *tbl)
+{
+	if (rht_grow_above_pct(ht, tbl, RTE_RHT_GROW_PCT))
+		return tbl->size * 2;
+	if (rht_shrink_below_pct(ht, tbl))
+		return tbl->size / 2;
+	if (__atomic_exchange_n(&ht->reseed_pending, 0, __ATOMIC_RELAXED) != 0)
+		return tbl->size;
+	return 0;
+}
+
+/* Allocate and attach the table that the thresholds ask for, if any. */
+static int
+start_resize(struct rte_rhashtable *ht, bool *started)
+{
+	struct rht_table *tbl = ht->tbl, *next;
+	uint32_t size = next_table_size(ht, tbl);
+
+	*started = false;
+	if (size == 0)
+		return 0;
+	next = rht_table_alloc(ht, size);
+	if (next == NULL)
+		return -ENOMEM;
+	/* an insert's emergency growth may have attached one meanwhile */
+	if (!rht_table_attach(ht, tbl, next))
+		rht_table_free(ht, next);
+	*started = true;
+	return 0;
+}
+
+/*
+ * One step of the worker, with ht->rehash_lock held: move up to budget
+ * buckets, or start a resize. Returns 1 when it did something, 0 when the
+ * table is at rest, -ENOMEM when a needed table could not be allocated.
+ */
+static int
+worker_step(struct rte_rhashtable *ht, uint32_t budget)
+{
+	bool started;
+	int ret;
+
+	/* only the worker changes ht->tbl, and it holds the lock */
+	if (ht->tbl->future_tbl != NULL)
+		return rehash_some(ht, budget) > 0 ? 1 : 0;
+	ret = start_resize(ht, &started);
+	return ret != 0 ? ret : started;
+}
+
+static int32_t
+rehash_service(void *arg)
+{
+	struct rte_rhashtable *ht = arg;
+	int ret;
+
+	if (!rte_spinlock_trylock(&ht->rehash_lock))
+		return -EBUSY;
+	ret = worker_step(ht, RTE_RHT_REHASH_BATCH);
+	rte_spinlock_unlock(&ht->rehash_lock);
+	rht_rcu_reclaim(ht);
+	return ret > 0 ? 0 : -EAGAIN;
+}
+
+int
+rte_rhashtable_rehash_run(struct rte_rhashtable *ht)
+{
+	int ret;
+
+	if (ht == NULL) {
+		RHT_LOG(ERR, "NULL table");
+		return -EINVAL;
+	}
+	rte_spinlock_lock(&ht->rehash_lock);
+	do {
+		ret = worker_step(ht, UINT32_MAX);
+	} while (ret > 0);
+	rte_spinlock_unlock(&ht->rehash_lock);
+	rht_rcu_reclaim(ht);
+	return ret;
+}
+
+void
+rte_rhashtable_rehash_lock(struct rte_rhashtable *ht)
+{
+	if (ht == NULL) {
+		RHT_LOG(ERR, "NULL table");
+		return;
+	}
+	rte_spinlock_lock(&ht->rehash_lock);
+	/* finish the rehash under way: objects then stay where they are */
+	while (ht->tbl->future_tbl != NULL)
+		rehash_some(ht, UINT32_MAX);
+}
+
+void
+rte_rhashtable_rehash_unlock(struct rte_rhashtable *ht)
+{
+	if (ht == NULL) {
+		RHT_LOG(ERR, "NULL table");
+		return;
+	}
+	rte_spinlock_unlock(&ht->rehash_lock);
+}
+
+int
+rte_rhashtable_reseed(struct rte_rhashtable *ht)
+{
+	if (ht == NULL) {
+		RHT_LOG(ERR, "NULL table");
+		return -EINVAL;
+	}
+	__atomic_store_n(&ht->reseed_pending, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/*
+ * An insert found tbl (the newest table) over 100% load or with a full
+ * chain: attach the next table itself, without blocking, as the article's
+ * kernel does. 0 means "try the insert again".
+ */
+int
+rht_emergency_table(struct rte_rhashtable *ht, struct rht_table *tbl)
+{
+	struct rht_table *first = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	struct rht_table *next;
+	uint32_t size = tbl->size;
+	int ret;
+
+	if (rht_grow_above_pct(ht, tbl, RTE_RHT_GROW_PCT))
+		size *= 2;
+	else if (first != tbl) {
+		/* a full chain while a resize is pending: do not pile up tables */
+		ret = -EBUSY;
+		goto fail;
+	}
+	next = rht_table_alloc(ht, size);
+	if (next == NULL) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	if (rht_table_attach(ht, tbl, next))
+		RHT_COUNT(ht, emergency_allocs);
+	else
+		rht_table_free(ht, next);
+	return 0;
+fail:
+	/* another thread attached a table: the insert can go there */
+	if (__atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE) != NULL)
+		return 0;
+	if (ret == -EBUSY)
+		RHT_LOG(DEBUG, "%s: chain of %d while a resize is pending", ht->name,
+			RTE_RHT_MAX_CHAIN_LEN);
+	return ret;
+}
+
+/*
+ * Called after a change of the element count: log once when the table
+ * needs the worker and nothing runs it.
+ */
+void
+rht_deferred_work_needed(struct rte_rhashtable *ht)
+{
+	const struct rht_table *last;
+
+	if (likely(__atomic_load_n(&ht->no_worker_warned, __ATOMIC_RELAXED) != 0))
+		return;
+	last = rht_last_table(__atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE));
+	if (!rht_grow_above_pct(ht, last, RTE_RHT_GROW_PCT))
+		return;
+	if (rte_service_runstate_get(ht->service_id) == 1)
+		return;
+	if (__atomic_exchange_n(&ht->no_worker_warned, 1, __ATOMIC_RELAXED) == 0)
+		RHT_LOG(NOTICE, "%s: no service lcore runs service %s%s; growing by emergency "
+			"allocations only: map it or call rte_rhashtable_rehash_run()",
+			ht->name, RHT_SERVICE_PREFIX, ht->name);
+}
+
+int
+rte_rhashtable_service_id_get(const struct rte_rhashtable *ht, uint32_t *service_id)
+{
+	if (ht == NULL || service_id == NULL) {
+		RHT_LOG(ERR, "NULL %s", ht == NULL ? "table" : "service_id");
+		return -EINVAL;
+	}
+	*service_id = ht->service_id;
+	return 0;
+}
+
+int
+rht_service_register(struct rte_rhashtable *ht)
+{
+	struct rte_service_spec spec = {
+		.callback = rehash_service,
+		.callback_userdata = ht,
+		.capabilities = RTE_SERVICE_CAP_MT_SAFE,
+		.socket_id = ht->socket_id,
+	};
+	int ret;
+
+	snprintf(spec.name, sizeof(spec.name), RHT_SERVICE_PREFIX "%s", ht->name);
+	ret = rte_service_component_register(&spec, &ht->service_id);
+	if (ret != 0) {
+		RHT_LOG(ERR, "%s: cannot register service %s: %s", ht->name, spec.name,
+			rte_strerror(-ret));
+		return ret == -ENOSPC ? -ENOSPC : -ENOMEM;
+	}
+	rte_service_component_runstate_set(ht->service_id, 1);
+	rte_service_runstate_set(ht->service_id, 1);
+	return 0;
+}
+
+/* Stop the service and wait until no lcore runs it any more. */
+void
+rht_service_unregister(struct rte_rhashtable *ht)
+{
+	uint64_t deadline = rte_get_timer_cycles() + 5 * rte_get_timer_hz();
+
+	rte_service_runstate_set(ht->service_id, 0);
+	rte_service_component_runstate_set(ht->service_id, 0);
+	while (rte_service_may_be_active(ht->service_id) == 1) {
+		if (rte_get_timer_cycles() > deadline) {
+			RHT_LOG(WARNING, "%s: service still active after 5 s", ht->name);
+			break;
+		}
+		rte_delay_us_sleep(100);
+	}
+	/* the service callback holds the lock while it runs */
+	rte_spinlock_lock(&ht->rehash_lock);
+	rte_spinlock_unlock(&ht->rehash_lock);
+	if (rte_service_component_unregister(ht->service_id) != 0)
+		RHT_LOG(WARNING, "%s: cannot unregister its service", ht->name);
+}

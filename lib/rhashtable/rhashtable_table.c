@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * Bucket table memory: one flat array when a large allocation succeeds,
+ * otherwise a nested table of page-sized pieces, as the design article
+ * describes for the kernel. Every bucket starts as its own nulls marker.
+ */
+
+#include <errno.h>
+
+#include <rte_malloc.h>
+#include <rte_random.h>
+
+#include "rhashtable_pvt.h"
+
+uint32_t
+rht_initial_size(const struct rte_rhashtable_params *p, uint32_t max_size)
+{
+	uint32_t size = RTE_RHT_DEFAULT_SIZE;
+
+	if (p->nelem_hint != 0)
+		size = RTE_MAX(rte_align32pow2((uint32_t)p->nelem_hint * 4 / 3),
+			       (uint32_t)RTE_RHT_MIN_SIZE);
+	if (max_size != 0 && size > max_size)
+		size = max_size;
+	return size;
+}
+
+static void
+fill_nulls(struct rte_rhash_head **b, uint32_t first, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		b[i] = rht_nulls(first + i);
+}
+
+static void
+free_pieces(struct rht_table *tbl)
+{
+	uint32_t i, npieces = tbl->size >> RHT_PIECE_SHIFT;
+
+	for (i = 0; i < npieces; i++)
+		rte_free(tbl->pieces[i]);
+	rte_free(tbl->pieces);
+}
+
+/* Buckets as pieces of one page each: used when the flat array cannot be had. */
+static struct rht_table *
+alloc_nested(struct rte_rhashtable *ht, uint32_t size)
+{
+	uint32_t i, npieces = size >> RHT_PIECE_SHIFT;
+	size_t piece_bytes = RHT_PIECE_BUCKETS * sizeof(struct rte_rhash_head *);
+	struct rht_table *tbl;
+
+	tbl = rht_malloc(ht, "rht_table", sizeof(*tbl));
+	if (tbl == NULL)
+		return NULL;
+	memset(tbl, 0, sizeof(*tbl));
+	tbl->size = size;
+	tbl->nested = true;
+	tbl->pieces = rht_malloc(ht, "rht_pieces", npieces * sizeof(*tbl->pieces));
+	if (tbl->pieces == NULL)
+		goto err;
+	memset(tbl->pieces, 0, npieces * sizeof(*tbl->pieces));
+	for (i = 0; i < npieces; i++) {
+		tbl->pieces[i] = rht_malloc(ht, "rht_piece", piece_bytes);
+		if (tbl->pieces[i] == NULL)
+			goto err;
+		fill_nulls(tbl->pieces[i], i << RHT_PIECE_SHIFT, RHT_PIECE_BUCKETS);
+	}
+	tbl->bytes = sizeof(*tbl) + npieces * (sizeof(*tbl->pieces) + piece_bytes);
+	RHT_COUNT(ht, nested_tables);
+	RHT_LOG(INFO, "%s: %u buckets as a nested table of %u pages", ht->name, size,
+		npieces);
+	return tbl;
+err:
+	if (tbl->pieces != NULL)
+		free_pieces(tbl);
+	rte_free(tbl);
+	return NULL;
+}
+
+static struct rht_table *
+alloc_flat(struct rte_rhashtable *ht, uint32_t size)
+{
+	size_t bytes = sizeof(struct rht_table) + (size_t)size * sizeof(struct rte_rhash_head *);
+	struct rht_table *tbl;
+
+	tbl = rht_malloc(ht, "rht_table", bytes);
+	if (tbl == NULL)
+		return NULL;
+	memset(tbl, 0, sizeof(*tbl));
+	tbl->size = size;
+	tbl->bytes = bytes;
+	fill_nulls(tbl->buckets, 0, size);
+	return tbl;
+}
+
+static uint32_t
+lock_count(const struct rte_rhashtable *ht, uint32_t size)
+{
+	return RTE_MAX(RTE_MIN(size / 2, ht->locks_per_table), 1U);
+}
+
+/*
+ * Allocate a bucket table of size buckets with a new random seed. Does not
+ * block (rte_malloc only), so inserts may call it. NULL when memory is short:
+ * the caller keeps using the tables it has.
+ */
+struct rht_table *
+rht_table_alloc(struct rte_rhashtable *ht, uint32_t size)
+{
+	struct rht_table *tbl = NULL;
+	uint32_t nlocks = lock_count(ht, size);
+
+	tbl = alloc_flat(ht, size);
+	/* a nested table only helps when it needs more than one page */
+	if (tbl == NULL && size >= 2 * RHT_PIECE_BUCKETS)
+		tbl = alloc_nested(ht, size);
+	if (tbl == NULL)
+		goto fail;
+
+	tbl->locks = rht_malloc(ht, "rht_locks", nlocks * sizeof(rte_spinlock_t));
+	if (tbl->locks == NULL) {
+		rht_table_free(ht, tbl);
+		goto fail;
+	}
+	memset(tbl->locks, 0, nlocks * sizeof(rte_spinlock_t));
+	tbl->lock_mask = nlocks - 1;
+	tbl->bytes += nlocks * sizeof(rte_spinlock_t);
+	tbl->mask = size - 1;
+	tbl->seed = (uint32_t)rte_rand();
+	__atomic_fetch_add(&ht->bytes, tbl->bytes, __ATOMIC_RELAXED);
+	return tbl;
+fail:
+	RHT_COUNT(ht, alloc_failures);
+	RHT_LOG(WARNING, "%s: no memory for a table of %u buckets; keeping the old one",
+		ht->name, size);
+	return NULL;
+}
+
+void
+rht_table_free(struct rte_rhashtable *ht, struct rht_table *tbl)
+{
+	if (tbl == NULL)
+		return;
+	if (tbl->locks != NULL)
+		__atomic_fetch_sub(&ht->bytes, tbl->bytes, __ATOMIC_RELAXED);
+	rte_free(tbl->locks);
+	if (tbl->nested)
+		free_pieces(tbl);
+	rte_free(tbl);
+}
+
+/*
+ * Make next the successor of tbl, unless another thread (an insert's
+ * emergency growth, or the worker) attached one first.
+ */
+bool
+rht_table_attach(struct rte_rhashtable *ht, struct rht_table *tbl, struct rht_table *next)
+{
+	struct rht_table *expected = NULL;
+
+	/* release: pairs with the acquire loads of future_tbl by readers, inserts
+	 * and rht_last_table(): whoever sees next sees its buckets initialised.
+	 */
+	if (!__atomic_compare_exchange_n(&tbl->future_tbl, &expected, next, false,
+					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		return false;
+	__atomic_fetch_add(&ht->ntables, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&ht->last_size, next->size, __ATOMIC_RELAXED);
+	if (next->size > tbl->size)
+		RHT_COUNT(ht, grows);
+	else if (next->size < tbl->size)
+		RHT_COUNT(ht, shrinks);
+	else
+		RHT_COUNT(ht, reseeds);
+	return true;
+}

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * The write side: insert, remove, replace. Writers take one bucket lock at a
+ * time, in each bucket table of the chain in turn: an object only ever moves
+ * from an older table to a newer one, under the locks of both buckets, so a
+ * writer that looks at the tables in order under their locks finds it.
+ * Inserts go to the newest table only.
+ */
+
+#include <errno.h>
+
+#include "rhashtable_pvt.h"
+
+/* Outcome of looking at one bucket of one table during an insert. */
+struct rht_insert_ctx {
+	struct rte_rhash_head *obj;
+	const void *key;
+	int mode;
+	void **existing;
+	struct rht_table *full_tbl; /* set with -EAGAIN: grow or re-seed it */
+};
+
+/* rhltable: obj becomes the chain entry of the key's list, in place of head. */
+static void
+rhl_push(struct rte_rhash_head **pprev, struct rte_rhash_head *head,
+	 struct rte_rhash_head *obj)
+{
+	struct rte_rhlist_head *list = (struct rte_rhlist_head *)obj;
+
+	list->next = (struct rte_rhlist_head *)head;
+	list->rhead.next = head->next;
+	/* release: pairs with the acquire loads of readers walking the chain */
+	__atomic_store_n(pprev, obj, __ATOMIC_RELEASE);
+}
+
+/*
+ * Look for the key in one locked bucket. Returns 1 when the insert is done
+ * (rhltable joined a list), -EEXIST, or 0 with *len the chain length.
+ */
+static int
+bucket_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt,
+	    struct rht_insert_ctx *c, uint32_t *len)
+{
+	struct rte_rhash_head **pprev = bkt;
+	struct rte_rhash_head *p;
+
+	*len = 0;
+	for (p = *pprev; !rht_is_nulls(p); pprev = &p->next, p = *pprev) {
+		(*len)++;
+		if (c->mode == RHT_INSERT_ANY || rht_key_cmp(ht, c->key, rht_obj(ht, p)) != 0)
+			continue;
+		if (c->mode == RHT_INSERT_UNIQUE) {
+			if (c->existing != NULL)
+				*c->existing = rht_obj(ht, p);
+			return -EEXIST;
+		}
+		rhl_push(pprev, p, c->obj);
+		return 1;
+	}
+	return 0;
+}
+
+/* Link obj at the head of a locked bucket of the newest table. */
+static int
+bucket_link(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_head **bkt,
+	    struct rht_insert_ctx *c, uint32_t len)
+{
+	if (rht_grow_above_pct(ht, tbl, 100) || len >= RTE_RHT_MAX_CHAIN_LEN) {
+		c->full_tbl = tbl;
+		return -EAGAIN;
+	}
+	/* reserve a slot first, so that the limit holds exactly under concurrency */
+	if (__atomic_fetch_add(&ht->nelems, 1, __ATOMIC_RELAXED) >= ht->max_elems) {
+		__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
+		return -E2BIG;
+	}
+	c->obj->next = *bkt;
+	if (ht->rhlist)
+		((struct rte_rhlist_head *)c->obj)->next = NULL;
+	/* release: pairs with the acquire loads of readers: obj->next and the
+	 * object's key are visible to whoever sees obj in the chain.
+	 */
+	__atomic_store_n(bkt, c->obj, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* One pass over the chain of tables; -EAGAIN asks for a new table. */
+static int
+try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
+{
+	/* acquire: pairs with the release that publishes a new first table */
+	struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	const void *obj = rht_obj(ht, c->obj);
+
+	for (;;) {
+		uint32_t idx = rht_obj_hash(ht, tbl, obj) & tbl->mask;
+		rte_spinlock_t *lock = rht_bucket_lock(tbl, idx);
+		struct rte_rhash_head **bkt = rht_bucket(tbl, idx);
+		struct rht_table *next;
+		uint32_t len;
+		int ret;
+
+		rte_spinlock_lock(lock);
+		ret = bucket_scan(ht, bkt, c, &len);
+		/* acquire: pairs with rht_table_attach(); read under the bucket lock
+		 * so that the worker cannot have emptied this bucket yet.
+		 */
+		next = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+		if (ret == 0 && next == NULL)
+			ret = bucket_link(ht, tbl, bkt, c, len);
+		rte_spinlock_unlock(lock);
+		if (ret != 0 || next == NULL)
+			return ret < 0 ? ret : 0;
+		tbl = next;
+	}
+}
+
+static void
+count_refusal(struct rte_rhashtable *ht, int ret)
+{
+	switch (ret) {
+	case -EEXIST:
+		RHT_COUNT(ht, refused_eexist);
+		break;
+	case -ENOMEM:
+		RHT_COUNT(ht, refused_enomem);
+		break;
+	case -EBUSY:
+		RHT_COUNT(ht, refused_ebusy);
+		break;
+	case -E2BIG:
+		RHT_COUNT(ht, refused_e2big);
+		break;
+	}
+}
+
+int
+rht_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj, int mode, void **existing)
+{
+	struct rht_insert_ctx c = {
+		.obj = obj, .mode = mode, .existing = existing,
+	};
+	int ret;
+
+	if (unlikely(ht == NULL || obj == NULL)) {
+		RHT_LOG(ERR, "NULL %s", ht == NULL ? "table" : "object");
+		return -EINVAL;
+	}
+	c.key = rht_obj_key(ht, rht_obj(ht, obj));
+	while ((ret = try_insert(ht, &c)) == -EAGAIN) {
+		ret = rht_emergency_table(ht, c.full_tbl);
+		if (ret != 0)
+			break;
+	}
+	if (unlikely(ret != 0)) {
+		count_refusal(ht, ret);
+		return ret;
+	}
+	if (ht->rhlist)
+		__atomic_fetch_add(&ht->nobjs, 1, __ATOMIC_RELAXED);
+	rht_deferred_work_needed(ht);
+	return 0;
+}
+
+int
+rte_rhashtable_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj)
+{
+	return rht_insert(ht, obj, RHT_INSERT_ANY, NULL);
+}
+
+int
+rte_rhashtable_lookup_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj)
+{
+	return rht_insert(ht, obj, RHT_INSERT_UNIQUE, NULL);
+}
+
+int
+rte_rhashtable_lookup_get_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj,
+				 void **existing)
+{
+	return rht_insert(ht, obj, RHT_INSERT_UNIQUE, existing);
+}
+
+int
+rte_rhltable_insert(struct rte_rhltable *hlt, struct rte_rhlist_head *list)
+{
+	if (hlt == NULL || list == NULL) {
+		RHT_LOG(ERR, "NULL %s", hlt == NULL ? "table" : "object");
+		return -EINVAL;
+	}
+	return rht_insert(&hlt->ht, &list->rhead, RHT_INSERT_LIST, NULL);
+}
+
+/*
+ * Visit the bucket that would hold obj in every table of the chain, under
+ * its lock, until fn reports it done (non-zero). Returns fn's result, or 0.
+ */
+static int
+for_each_obj_bucket(struct rte_rhashtable *ht, const void *obj,
+		    int (*fn)(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, void *arg),
+		    void *arg)
+{
+	/* acquire: pairs with the release that publishes a new first table */
+	struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	int ret = 0;
+
+	while (tbl != NULL && ret == 0) {
+		uint32_t idx = rht_obj_hash(ht, tbl, obj) & tbl->mask;
+		rte_spinlock_t *lock = rht_bucket_lock(tbl, idx);
+
+		rte_spinlock_lock(lock);
+		ret = fn(ht, rht_bucket(tbl, idx), arg);
+		/* acquire: pairs with rht_table_attach() */
+		tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+		rte_spinlock_unlock(lock);
+	}
+	return ret;
+}
+
+/* The link that points to he in a locked chain, or NULL. */
+static struct rte_rhash_head **
+chain_find_link(struct rte_rhash_head **bkt, const struct rte_rhash_head *he)
+{
+	struct rte_rhash_head **pprev;
+
+	for (pprev = bkt; !rht_is_nulls(*pprev); pprev = &(*pprev)->next)
+		if (*pprev == he)
+			return pprev;
+	return NULL;
+}
+
+static int
+unlink_obj(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, void *arg)
+{
+	struct rte_rhash_head *obj = arg;
+	struct rte_rhash_head **pprev = chain_find_link(bkt, obj);
+
+	RTE_SET_USED(ht);
+	if (pprev == NULL)
+		return 0;
+	/* release: pairs with the readers' acquire loads. obj->next is left as
+	 * it is, so that a reader standing on obj goes on along the chain.
+	 */
+	__atomic_store_n(pprev, obj->next, __ATOMIC_RELEASE);
+	return 1;
+}
+
+int
+rte_rhashtable_remove(struct rte_rhashtable *ht, struct rte_rhash_head *obj)
+{
+	if (unlikely(ht == NULL || obj == NULL)) {
+		RHT_LOG(ERR, "NULL %s", ht == NULL ? "table" : "object");
+		return -EINVAL;
+	}
+	if (ht->rhlist)
+		return rht_rhl_remove(ht, (struct rte_rhlist_head *)obj);
+	if (for_each_obj_bucket(ht, rht_obj(ht, obj), unlink_obj, obj) == 0)
+		return -ENOENT;
+	__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
+	rht_retire_obj(ht, rht_obj(ht, obj));
+	rht_deferred_work_needed(ht);
+	return 0;
+}
+
+struct replace_arg {
+	struct rte_rhash_head *old_obj;
+	struct rte_rhash_head *new_obj;
+};
+
+static int
+swap_obj(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, void *arg)
+{
+	struct replace_arg *r = arg;
+	struct rte_rhash_head **pprev = chain_find_link(bkt, r->old_obj);
+
+	RTE_SET_USED(ht);
+	if (pprev == NULL)
+		return 0;
+	r->new_obj->next = r->old_obj->next;
+	/* release: readers that see new_obj see its key and next link */
+	__atomic_store_n(pprev, r->new_obj, __ATOMIC_RELEASE);
+	return 1;
+}
+
+int
+rte_rhashtable_replace(struct rte_rhashtable *ht, struct rte_rhash_head *old_obj,
+		       struct rte_rhash_head *new_obj)
+{
+	struct replace_arg r = { .old_obj = old_obj, .new_obj = new_obj };
+	const void *old_start;
+
+	if (unlikely(ht == NULL || old_obj == NULL || new_obj == NULL || ht->rhlist)) {
+		RHT_LOG(ERR, "NULL argument, or an rhltable");
+		return -EINVAL;
+	}
+	old_start = rht_obj(ht, old_obj);
+	if (rht_key_cmp(ht, rht_obj_key(ht, rht_obj(ht, new_obj)), old_start) != 0) {
+		RHT_LOG(ERR, "%s: the new object's key differs from the old one's", ht->name);
+		return -EINVAL;
+	}
+	if (for_each_obj_bucket(ht, old_start, swap_obj, &r) == 0)
+		return -ENOENT;
+	rht_retire_obj(ht, rht_obj(ht, old_obj));
+	return 0;
+}
+
+/* rhltable: unlink list from the chain entry's list, or the entry itself. */
+static int
+unlink_list_member(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, void *arg)
+{
+	struct rte_rhlist_head *target = arg;
+	struct rte_rhash_head **pprev;
+	struct rte_rhlist_head **lprev;
+
+	RTE_SET_USED(ht);
+	for (pprev = bkt; !rht_is_nulls(*pprev); pprev = &(*pprev)->next) {
+		struct rte_rhlist_head *entry = (struct rte_rhlist_head *)*pprev;
+
+		if (entry == target) {
+			struct rte_rhlist_head *second = target->next;
+
+			if (second == NULL) {
+				/* release: pairs with the readers' acquire loads */
+				__atomic_store_n(pprev, target->rhead.next, __ATOMIC_RELEASE);
+				return 2; /* the key is gone */
+			}
+			second->rhead.next = target->rhead.next;
+			__atomic_store_n(pprev, &second->rhead, __ATOMIC_RELEASE);
+			return 1;
+		}
+		for (lprev = &entry->next; *lprev != NULL; lprev = &(*lprev)->next) {
+			if (*lprev == target) {
+				/* release: readers walking the list go on past it */
+				__atomic_store_n(lprev, target->next, __ATOMIC_RELEASE);
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+int
+rht_rhl_remove(struct rte_rhashtable *ht, struct rte_rhlist_head *list)
+{
+	int ret = for_each_obj_bucket(ht, rht_obj(ht, &list->rhead), unlink_list_member, list);
+
+	if (ret == 0)
+		return -ENOENT;
+	if (ret == 2)
+		__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&ht->nobjs, 1, __ATOMIC_RELAXED);
+	rht_retire_obj(ht, rht_obj(ht, &list->rhead));
+	rht_deferred_work_needed(ht);
+	return 0;
+}
+
+int
+rte_rhltable_remove(struct rte_rhltable *hlt, struct rte_rhlist_head *list)
+{
+	if (hlt == NULL || list == NULL) {
+		RHT_LOG(ERR, "NULL %s", hlt == NULL ? "table" : "object");
+		return -EINVAL;
+	}
+	return rht_rhl_remove(&hlt->ht, list);
+}

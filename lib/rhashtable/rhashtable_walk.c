@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * Walkers. Between walk_start and walk_stop a walker is an RCU reader and
+ * walks its bucket table freely. Between walk_stop and walk_start it is
+ * parked on its table's walker list; when the worker retires that table it
+ * clears the walker's table pointer under ht->walk_lock, and the next
+ * walk_start_check reports -EAGAIN and restarts on the current first table.
+ */
+
+#include <errno.h>
+
+#include "rhashtable_pvt.h"
+
+static void
+walker_park(struct rht_table *tbl, struct rte_rhashtable_iter *it)
+{
+	it->walker_next = tbl->walkers;
+	if (it->walker_next != NULL)
+		it->walker_next->walker_pprev = &it->walker_next;
+	it->walker_pprev = &tbl->walkers;
+	tbl->walkers = it;
+}
+
+static void
+walker_unpark(struct rte_rhashtable_iter *it)
+{
+	if (it->walker_pprev == NULL)
+		return;
+	*it->walker_pprev = it->walker_next;
+	if (it->walker_next != NULL)
+		it->walker_next->walker_pprev = it->walker_pprev;
+	it->walker_next = NULL;
+	it->walker_pprev = NULL;
+}
+
+/* Called by the worker when tbl leaves the chain, before it is freed. */
+void
+rht_walkers_retire(struct rte_rhashtable *ht, struct rht_table *tbl)
+{
+	rte_spinlock_lock(&ht->walk_lock);
+	tbl->retired = true;
+	while (tbl->walkers != NULL) {
+		struct rte_rhashtable_iter *it = tbl->walkers;
+
+		walker_unpark(it);
+		it->tbl = NULL;
+	}
+	rte_spinlock_unlock(&ht->walk_lock);
+}
+
+void
+rte_rhashtable_walk_enter(struct rte_rhashtable *ht, struct rte_rhashtable_iter *it)
+{
+	struct rht_table *tbl;
+
+	if (ht == NULL || it == NULL) {
+		RHT_LOG(ERR, "NULL %s", ht == NULL ? "table" : "iterator");
+		return;
+	}
+	memset(it, 0, sizeof(*it));
+	it->ht = ht;
+	rte_spinlock_lock(&ht->walk_lock);
+	/* under walk_lock, a table read here is not retired yet, or is marked */
+	tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	if (!tbl->retired) {
+		it->tbl = tbl;
+		walker_park(tbl, it);
+	}
+	rte_spinlock_unlock(&ht->walk_lock);
+}
+
+int
+rte_rhashtable_walk_start_check(struct rte_rhashtable_iter *it)
+{
+	struct rte_rhashtable *ht;
+	int ret = 0;
+
+	if (it == NULL || it->ht == NULL) {
+		RHT_LOG(ERR, "iterator %s", it == NULL ? "NULL" : "not entered");
+		return -EINVAL;
+	}
+	ht = it->ht;
+	rte_spinlock_lock(&ht->walk_lock);
+	walker_unpark(it);
+	if (!it->end_of_table && it->tbl == NULL) {
+		/* our table was retired while we were parked */
+		it->tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+		it->slot = 0;
+		it->skip = 0;
+		ret = -EAGAIN;
+	}
+	it->started = true;
+	rte_spinlock_unlock(&ht->walk_lock);
+	return ret;
+}
+
+void
+rte_rhashtable_walk_start(struct rte_rhashtable_iter *it)
+{
+	(void)rte_rhashtable_walk_start_check(it);
+}
+
+/* Return the skip-th object of chain p (every list member for rhltables). */
+static void *
+chain_nth(const struct rte_rhashtable *ht, struct rte_rhash_head *p, uint32_t skip)
+{
+	/* acquire loads: pair with the release stores that link objects */
+	for (; !rht_is_nulls(p); p = __atomic_load_n(&p->next, __ATOMIC_ACQUIRE)) {
+		const struct rte_rhlist_head *l = (const struct rte_rhlist_head *)p;
+
+		if (!ht->rhlist) {
+			if (skip-- == 0)
+				return rht_obj(ht, p);
+			continue;
+		}
+		for (; l != NULL; l = __atomic_load_n(&l->next, __ATOMIC_ACQUIRE))
+			if (skip-- == 0)
+				return rht_obj(ht, &l->rhead);
+	}
+	return NULL;
+}
+
+int
+rte_rhashtable_walk_next(struct rte_rhashtable_iter *it, void **obj)
+{
+	struct rht_table *tbl;
+
+	if (it == NULL || obj == NULL || it->ht == NULL || !it->started) {
+		RHT_LOG(ERR, "iterator NULL, not entered or not started");
+		return -EINVAL;
+	}
+	if (it->end_of_table)
+		return -ENOENT;
+	tbl = it->tbl;
+	for (; it->slot < tbl->size; it->slot++, it->skip = 0) {
+		struct rte_rhash_head *p =
+			__atomic_load_n(rht_bucket(tbl, it->slot), __ATOMIC_ACQUIRE);
+
+		*obj = chain_nth(it->ht, p, it->skip);
+		if (*obj != NULL) {
+			it->skip++;
+			return 0;
+		}
+	}
+	/* acquire: pairs with rht_table_attach() */
+	tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+	if (tbl != NULL) {
+		it->tbl = tbl;
+		it->slot = 0;
+		it->skip = 0;
+		return -EAGAIN;
+	}
+	it->end_of_table = true;
+	return -ENOENT;
+}
+
+void
+rte_rhashtable_walk_stop(struct rte_rhashtable_iter *it)
+{
+	struct rte_rhashtable *ht;
+	struct rht_table *tbl;
+
+	if (it == NULL || it->ht == NULL || !it->started) {
+		RHT_LOG(ERR, "iterator NULL, not entered or not started");
+		return;
+	}
+	ht = it->ht;
+	rte_spinlock_lock(&ht->walk_lock);
+	tbl = it->tbl;
+	if (tbl != NULL && !tbl->retired)
+		walker_park(tbl, it);
+	else
+		it->tbl = NULL;
+	it->started = false;
+	rte_spinlock_unlock(&ht->walk_lock);
+}
+
+void
+rte_rhashtable_walk_exit(struct rte_rhashtable_iter *it)
+{
+	struct rte_rhashtable *ht;
+
+	if (it == NULL || it->ht == NULL) {
+		RHT_LOG(ERR, "iterator %s", it == NULL ? "NULL" : "not entered");
+		return;
+	}
+	ht = it->ht;
+	rte_spinlock_lock(&ht->walk_lock);
+	walker_unpark(it);
+	rte_spinlock_unlock(&ht->walk_lock);
+	it->ht = NULL;
+	it->tbl = NULL;
+}

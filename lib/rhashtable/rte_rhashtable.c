@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * Table lifetime: parameter checks, creation, the named-object tailq,
+ * freeing, statistics.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_eal_memconfig.h>
+#include <rte_string_fns.h>
+#include <rte_errno.h>
+#include <rte_jhash.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_memory.h>
+#include <rte_tailq.h>
+
+#include "rhashtable_pvt.h"
+
+RTE_LOG_REGISTER_DEFAULT(rhashtable_logtype, INFO);
+
+TAILQ_HEAD(rte_rhashtable_list, rte_tailq_entry);
+
+static struct rte_tailq_elem rte_rhashtable_tailq = {
+	.name = "RTE_RHASHTABLE",
+};
+EAL_REGISTER_TAILQ(rte_rhashtable_tailq)
+
+uint32_t
+rte_rhashtable_default_hash(const void *key, uint32_t key_len, uint32_t seed)
+{
+	return rte_jhash(key, key_len, seed);
+}
+
+static uint32_t
+round_down_pow2(uint32_t v)
+{
+	return v == 0 ? 0 : UINT32_C(1) << (31 - __builtin_clz(v));
+}
+
+static int
+params_check(const struct rte_rhashtable_params *p)
+{
+	if (p == NULL || p->name == NULL) {
+		RHT_LOG(ERR, "params and params->name must be set");
+		return -EINVAL;
+	}
+	if (strnlen(p->name, RTE_RHASHTABLE_NAMESIZE) >= RTE_RHASHTABLE_NAMESIZE ||
+	    p->name[0] == '\0') {
+		RHT_LOG(ERR, "name '%.*s' must have 1 to %d characters",
+			RTE_RHASHTABLE_NAMESIZE, p->name, RTE_RHASHTABLE_NAMESIZE - 1);
+		return -EINVAL;
+	}
+	if (p->key_len == 0 &&
+	    (p->hashfn == NULL || p->obj_hashfn == NULL || p->obj_cmpfn == NULL)) {
+		RHT_LOG(ERR, "%s: key_len 0 (variable keys) needs hashfn, obj_hashfn and obj_cmpfn",
+			p->name);
+		return -EINVAL;
+	}
+	if (p->max_size != 0 && round_down_pow2(p->max_size) <
+	    RTE_MAX(round_down_pow2(p->min_size), (uint32_t)RTE_RHT_MIN_SIZE)) {
+		RHT_LOG(ERR, "%s: max_size %u is below min_size %u", p->name, p->max_size,
+			RTE_MAX(p->min_size, RTE_RHT_MIN_SIZE));
+		return -EINVAL;
+	}
+	if (p->socket_id != SOCKET_ID_ANY &&
+	    (p->socket_id < 0 || p->socket_id >= RTE_MAX_NUMA_NODES)) {
+		RHT_LOG(ERR, "%s: socket_id %d out of range", p->name, p->socket_id);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static uint32_t
+locks_per_table(const struct rte_rhashtable_params *p)
+{
+	uint32_t mul = p->locks_mul != 0 ? p->locks_mul : RTE_RHT_DEFAULT_LOCKS_MUL;
+	uint32_t cpus = RTE_MIN(rte_lcore_count(), 64U);
+
+	return rte_align32pow2(mul * RTE_MAX(cpus, 1U));
+}
+
+static void
+params_apply(struct rte_rhashtable *ht, const struct rte_rhashtable_params *p)
+{
+	strlcpy(ht->name, p->name, sizeof(ht->name));
+	ht->key_len = p->key_len;
+	ht->key_offset = p->key_offset;
+	ht->head_offset = p->head_offset;
+	ht->hashfn = p->hashfn != NULL ? p->hashfn : rte_rhashtable_default_hash;
+	ht->obj_hashfn = p->obj_hashfn;
+	ht->obj_cmpfn = p->obj_cmpfn;
+	ht->max_size = round_down_pow2(p->max_size);
+	ht->min_size = RTE_MAX(round_down_pow2(p->min_size), (uint32_t)RTE_RHT_MIN_SIZE);
+	ht->max_elems = ht->max_size != 0 ? 2 * ht->max_size : RTE_RHASHTABLE_MAX_ELEMS;
+	ht->automatic_shrinking = p->automatic_shrinking;
+	ht->locks_per_table = locks_per_table(p);
+	ht->socket_id = p->socket_id;
+	rte_spinlock_init(&ht->rehash_lock);
+	rte_spinlock_init(&ht->walk_lock);
+}
+
+static struct rte_tailq_entry *
+tailq_find(const char *name)
+{
+	struct rte_rhashtable_list *list =
+		RTE_TAILQ_CAST(rte_rhashtable_tailq.head, rte_rhashtable_list);
+	struct rte_tailq_entry *te;
+
+	TAILQ_FOREACH(te, list, next) {
+		const struct rte_rhashtable *ht = te->data;
+
+		if (strncmp(name, ht->name, RTE_RHASHTABLE_NAMESIZE) == 0)
+			return te;
+	}
+	return NULL;
+}
+
+/* Add ht to the named-object list; -EEXIST when the name is taken. */
+static int
+tailq_add(struct rte_rhashtable *ht)
+{
+	struct rte_rhashtable_list *list =
+		RTE_TAILQ_CAST(rte_rhashtable_tailq.head, rte_rhashtable_list);
+	struct rte_tailq_entry *te;
+	int ret = 0;
+
+	rte_mcfg_tailq_write_lock();
+	if (tailq_find(ht->name) != NULL) {
+		ret = -EEXIST;
+		goto out;
+	}
+	te = rte_zmalloc("rht_tailq_entry", sizeof(*te), 0);
+	if (te == NULL) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	te->data = ht;
+	TAILQ_INSERT_TAIL(list, te, next);
+out:
+	rte_mcfg_tailq_write_unlock();
+	return ret;
+}
+
+static void
+tailq_del(const struct rte_rhashtable *ht)
+{
+	struct rte_rhashtable_list *list =
+		RTE_TAILQ_CAST(rte_rhashtable_tailq.head, rte_rhashtable_list);
+	struct rte_tailq_entry *te;
+
+	rte_mcfg_tailq_write_lock();
+	te = tailq_find(ht->name);
+	if (te != NULL && te->data == ht) {
+		TAILQ_REMOVE(list, te, next);
+		rte_free(te);
+	}
+	rte_mcfg_tailq_write_unlock();
+}
+
+struct rte_rhashtable *
+rte_rhashtable_find_existing(const char *name)
+{
+	struct rte_tailq_entry *te;
+	struct rte_rhashtable *ht = NULL;
+
+	if (name == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	rte_mcfg_tailq_read_lock();
+	te = tailq_find(name);
+	if (te != NULL)
+		ht = te->data;
+	rte_mcfg_tailq_read_unlock();
+	if (ht == NULL)
+		rte_errno = ENOENT;
+	return ht;
+}
+
+static struct rte_rhashtable *
+table_create(const struct rte_rhashtable_params *p, bool rhlist)
+{
+	struct rte_rhashtable *ht;
+	struct rht_table *tbl;
+	int ret;
+
+	ret = params_check(p);
+	if (ret != 0)
+		goto fail;
+	ret = -ENOMEM;
+	ht = rte_zmalloc_socket("rhashtable", sizeof(struct rte_rhltable),
+				RTE_CACHE_LINE_SIZE, p->socket_id);
+	if (ht == NULL && p->socket_id != SOCKET_ID_ANY)
+		ht = rte_zmalloc("rhashtable", sizeof(struct rte_rhltable), RTE_CACHE_LINE_SIZE);
+	if (ht == NULL)
+		goto fail;
+	params_apply(ht, p);
+	ht->rhlist = rhlist;
+	ht->bytes = sizeof(struct rte_rhltable);
+
+	tbl = rht_table_alloc(ht, rht_initial_size(p, ht->max_size));
+	if (tbl == NULL)
+		goto err_ht;
+	ht->tbl = tbl;
+	ht->ntables = 1;
+	ht->last_size = tbl->size;
+
+	ret = tailq_add(ht);
+	if (ret != 0)
+		goto err_tbl;
+	ret = rht_service_register(ht);
+	if (ret != 0)
+		goto err_tailq;
+	RHT_LOG(DEBUG, "%s: created with %u buckets on socket %d", ht->name, tbl->size,
+		ht->socket_id);
+	return ht;
+
+err_tailq:
+	tailq_del(ht);
+err_tbl:
+	rht_table_free(ht, tbl);
+err_ht:
+	rte_free(ht);
+fail:
+	if (ret == -EEXIST)
+		RHT_LOG(ERR, "a table named '%s' exists already", p->name);
+	else if (ret != -EINVAL)
+		RHT_LOG(ERR, "cannot create table: %s", rte_strerror(-ret));
+	rte_errno = -ret;
+	return NULL;
+}
+
+struct rte_rhashtable *
+rte_rhashtable_create(const struct rte_rhashtable_params *p)
+{
+	return table_create(p, false);
+}
+
+struct rte_rhltable *
+rte_rhltable_create(const struct rte_rhashtable_params *p)
+{
+	return (struct rte_rhltable *)table_create(p, true);
+}
+
+struct rte_rhashtable *
+rte_rhltable_table(struct rte_rhltable *hlt)
+{
+	return hlt == NULL ? NULL : &hlt->ht;
+}
+
+/* Call fn on every object of one chain; the next link is read first. */
+static void
+chain_destroy(struct rte_rhashtable *ht, struct rte_rhash_head *p,
+	      void (*free_fn)(void *obj, void *arg), void *arg)
+{
+	while (!rht_is_nulls(p)) {
+		struct rte_rhash_head *next = p->next;
+
+		if (ht->rhlist) {
+			struct rte_rhlist_head *l = (struct rte_rhlist_head *)p;
+
+			while (l != NULL) {
+				struct rte_rhlist_head *lnext = l->next;
+
+				free_fn(rht_obj(ht, &l->rhead), arg);
+				l = lnext;
+			}
+		} else {
+			free_fn(rht_obj(ht, p), arg);
+		}
+		p = next;
+	}
+}
+
+void
+rte_rhashtable_free_and_destroy(struct rte_rhashtable *ht,
+				void (*free_fn)(void *obj, void *arg), void *arg)
+{
+	struct rht_table *tbl, *next;
+	uint32_t i;
+
+	if (ht == NULL)
+		return;
+	rht_service_unregister(ht);
+	rte_spinlock_lock(&ht->rehash_lock);
+	tailq_del(ht);
+	for (tbl = ht->tbl; tbl != NULL; tbl = next) {
+		next = tbl->future_tbl;
+		for (i = 0; free_fn != NULL && i < tbl->size; i++)
+			chain_destroy(ht, *rht_bucket(tbl, i), free_fn, arg);
+		rht_table_free(ht, tbl);
+	}
+	rht_rcu_free(ht);
+	RHT_LOG(DEBUG, "%s: freed", ht->name);
+	rte_free(ht);
+}
+
+void
+rte_rhashtable_free(struct rte_rhashtable *ht)
+{
+	rte_rhashtable_free_and_destroy(ht, NULL, NULL);
+}
+
+void
+rte_rhltable_free(struct rte_rhltable *hlt)
+{
+	rte_rhashtable_free_and_destroy(rte_rhltable_table(hlt), NULL, NULL);
+}
+
+uint32_t
+rte_rhashtable_count(const struct rte_rhashtable *ht)
+{
+	if (ht == NULL)
+		return 0;
+	if (ht->rhlist)
+		return __atomic_load_n(&ht->nobjs, __ATOMIC_RELAXED);
+	return rht_nelems(ht);
+}
+
+#define CTR(ht, field) __atomic_load_n(&(ht)->ctr.field, __ATOMIC_RELAXED)
+
+int
+rte_rhashtable_stats_get(const struct rte_rhashtable *ht, struct rte_rhashtable_stats *s)
+{
+	if (ht == NULL || s == NULL) {
+		RHT_LOG(ERR, "NULL %s", ht == NULL ? "table" : "stats");
+		return -EINVAL;
+	}
+	memset(s, 0, sizeof(*s));
+	s->nelems = rht_nelems(ht);
+	s->nobjs = rte_rhashtable_count(ht);
+	s->buckets = __atomic_load_n(&ht->last_size, __ATOMIC_RELAXED);
+	s->ntables = __atomic_load_n(&ht->ntables, __ATOMIC_RELAXED);
+	s->grows = CTR(ht, grows);
+	s->shrinks = CTR(ht, shrinks);
+	s->reseeds = CTR(ht, reseeds);
+	s->emergency_allocs = CTR(ht, emergency_allocs);
+	s->rehashes_done = CTR(ht, rehashes_done);
+	s->objs_moved = CTR(ht, objs_moved);
+	s->tables_freed = CTR(ht, tables_freed);
+	s->objs_freed = CTR(ht, objs_freed);
+	s->alloc_failures = CTR(ht, alloc_failures);
+	s->nested_tables = CTR(ht, nested_tables);
+	s->refused_eexist = CTR(ht, refused_eexist);
+	s->refused_enomem = CTR(ht, refused_enomem);
+	s->refused_ebusy = CTR(ht, refused_ebusy);
+	s->refused_e2big = CTR(ht, refused_e2big);
+	s->bytes = __atomic_load_n(&ht->bytes, __ATOMIC_RELAXED);
+	s->reclaim_pending = rht_rcu_pending(ht);
+	s->socket_id = ht->socket_id;
+	return 0;
+}
+
+int
+rte_rhashtable_table_info_get(struct rte_rhashtable *ht, uint32_t idx,
+			      struct rte_rhashtable_table_info *info)
+{
+	struct rht_table *tbl;
+	int ret = 0;
+
+	if (ht == NULL || info == NULL) {
+		RHT_LOG(ERR, "NULL %s", ht == NULL ? "table" : "info");
+		return -EINVAL;
+	}
+	/* the worker retires tables only under this lock */
+	rte_spinlock_lock(&ht->rehash_lock);
+	for (tbl = ht->tbl; tbl != NULL && idx > 0; idx--)
+		tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+	if (tbl == NULL) {
+		ret = -ENOENT;
+	} else {
+		info->buckets = tbl->size;
+		info->seed = tbl->seed;
+		info->nlocks = tbl->lock_mask + 1;
+		info->nested = tbl->nested;
+		info->bytes = tbl->bytes;
+		info->bucket_mem = rht_bucket(tbl, 0);
+	}
+	rte_spinlock_unlock(&ht->rehash_lock);
+	return ret;
+}
