@@ -20,6 +20,11 @@
  *   is not its bucket's: it restarts the bucket, which is harmless. The same
  *   marker check catches an object removed and re-inserted elsewhere while a
  *   reader stood on it.
+ *
+ * The functions below are written once and inlined with a constant key
+ * length for the common key sizes (as the kernel's _fast variants inline
+ * constant parameters): the hash and the compare then compile to a few
+ * instructions.
  */
 
 #include <errno.h>
@@ -29,63 +34,185 @@
 
 #include "rhashtable_pvt.h"
 
-/*
- * Find key in chain idx of a bucket table, starting from p, the head the
- * caller loaded (with acquire) from bkt. Restart the chain if a concurrent
- * move carried us into another chain.
- */
-static inline struct rte_rhash_head *
-rht_chain_find(const struct rte_rhashtable *ht, const void *key, uint32_t idx,
-	       struct rte_rhash_head **bkt, struct rte_rhash_head *p)
+/* Key comparison for the default layout: non-zero when the keys differ. */
+static __rte_always_inline uint64_t
+keys_differ(const uint8_t *a, const uint8_t *b, uint32_t len)
 {
+	uint64_t diff = 0;
+	uint32_t i = 0;
+
+	for (; i + 8 <= len; i += 8)
+		diff |= rht_load64(a + i) ^ rht_load64(b + i);
+	if (len - i >= 4) {
+		diff |= rht_load32(a + i) ^ rht_load32(b + i);
+		i += 4;
+	}
+	for (; i < len; i++)
+		diff |= a[i] ^ b[i];
+	return diff;
+}
+
+/*
+ * key_len is a constant when fast is true: the table uses the default hash,
+ * memcmp semantics and one of the specialised lengths.
+ */
+static __rte_always_inline uint64_t
+hash_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key,
+       uint32_t key_len, bool fast)
+{
+	if (fast)
+		return rht_default_hash64(key, key_len, tbl->seed);
+	return rht_key_hash(ht, tbl, key);
+}
+
+static __rte_always_inline bool
+match_k(const struct rte_rhashtable *ht, const void *key, const struct rte_rhash_head *he,
+	uint32_t key_len, bool fast)
+{
+	const void *obj = rht_obj(ht, he);
+
+	if (fast)
+		return keys_differ(key, rht_obj_key(ht, obj), key_len) == 0;
+	return rht_key_cmp(ht, key, obj) == 0;
+}
+
+/*
+ * Find the key in chain idx, whose bucket word the caller loaded (with
+ * acquire) from bkt. When the bucket's summary rules the key out, no object
+ * is touched. Restart the chain if a concurrent move carried us into
+ * another chain.
+ */
+static __rte_always_inline struct rte_rhash_head *
+chain_find(const struct rte_rhashtable *ht, const void *key, uint64_t hash,
+	   struct rte_rhash_head **bkt, struct rte_rhash_head *word, uint32_t idx,
+	   uint32_t key_len, bool fast)
+{
+	struct rte_rhash_head *he;
+
 	for (;;) {
-		/* acquire: pairs with the release stores that link objects (insert,
-		 * rehash move, replace): the object and its next link are initialised.
-		 */
-		for (; !rht_is_nulls(p); p = __atomic_load_n(&p->next, __ATOMIC_ACQUIRE)) {
-			if (rht_key_cmp(ht, key, rht_obj(ht, p)) == 0)
-				return p;
-		}
-		if (likely(p == rht_nulls(idx)))
+		if (!rht_bloom_may_hold(word, hash))
 			return NULL;
-		p = __atomic_load_n(bkt, __ATOMIC_ACQUIRE);
+		for (he = rht_ptr(word); !rht_is_nulls(he);
+		     he = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE)) {
+			/* acquire (above): pairs with the release stores that link
+			 * objects (insert, rehash move, replace): he is initialised.
+			 */
+			if (match_k(ht, key, he, key_len, fast))
+				return he;
+		}
+		if (likely(he == rht_nulls(idx)))
+			return NULL;
+		word = __atomic_load_n(bkt, __ATOMIC_ACQUIRE);
 	}
 }
 
-static struct rte_rhash_head *
-rht_table_find(const struct rte_rhashtable *ht, const struct rht_table *tbl,
-	       const void *key, uint32_t hash)
+static __rte_always_inline struct rte_rhash_head *
+table_find(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key,
+	   uint32_t key_len, bool fast)
 {
-	uint32_t idx = hash & tbl->mask;
+	uint64_t hash = hash_k(ht, tbl, key, key_len, fast);
+	uint32_t idx = rht_hash_idx(tbl, hash);
 	struct rte_rhash_head **bkt = rht_bucket(tbl, idx);
 
-	return rht_chain_find(ht, key, idx, bkt, __atomic_load_n(bkt, __ATOMIC_ACQUIRE));
+	return chain_find(ht, key, hash, bkt, __atomic_load_n(bkt, __ATOMIC_ACQUIRE), idx,
+			  key_len, fast);
 }
 
-/* Go on in the tables after tbl (a rehash is under way). */
-static struct rte_rhash_head *
-rht_lookup_from(const struct rte_rhashtable *ht, const struct rht_table *tbl,
-		const void *key)
+/* Go on in the tables after tbl: a rehash is under way. */
+static __rte_noinline struct rte_rhash_head *
+lookup_from(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key)
 {
 	struct rte_rhash_head *he = NULL;
 
 	/* acquire: pairs with the release in rht_table_attach() */
 	while (he == NULL && (tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE)) != NULL)
-		he = rht_table_find(ht, tbl, key, rht_key_hash(ht, tbl, key));
+		he = table_find(ht, tbl, key, 0, false);
 	return he;
+}
+
+static __rte_always_inline struct rte_rhash_head *
+lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, bool fast)
+{
+	/* acquire: pairs with the release that publishes a new first table */
+	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	struct rte_rhash_head *he = table_find(ht, tbl, key, key_len, fast);
+
+	if (he != NULL)
+		return he;
+	/* relaxed suffices for the NULL test: lookup_from() reloads with acquire */
+	if (likely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) == NULL))
+		return NULL;
+	return lookup_from(ht, tbl, key);
+}
+
+/*
+ * Bulk lookup as a software pipeline: hash every key and prefetch its
+ * bucket; load every bucket word and prefetch the first object where the
+ * bucket's summary does not rule the key out; then compare. The memory accesses of the whole burst overlap
+ * instead of running one after the other. Longer chains and a rehash under
+ * way take the single-key path for the keys concerned.
+ */
+static __rte_always_inline int
+lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
+	      uint64_t *hit_mask, void *objs[], uint32_t key_len, bool fast)
+{
+	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	struct rte_rhash_head *links[RTE_RHASHTABLE_LOOKUP_BULK_MAX]; /* bucket words */
+	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	/* acquire: pairs with the release that publishes a new first table */
+	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	uint64_t hits = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		hashes[i] = hash_k(ht, tbl, keys[i], key_len, fast);
+		bkts[i] = rht_bucket(tbl, rht_hash_idx(tbl, hashes[i]));
+		rte_prefetch0(bkts[i]);
+	}
+	for (i = 0; i < n; i++) {
+		/* acquire: as in chain_find() */
+		links[i] = __atomic_load_n(bkts[i], __ATOMIC_ACQUIRE);
+		if (rht_bloom_may_hold(links[i], hashes[i]))
+			rte_prefetch0(rht_obj(ht, rht_ptr(links[i])));
+	}
+	for (i = 0; i < n; i++) {
+		struct rte_rhash_head *he;
+
+		he = chain_find(ht, keys[i], hashes[i], bkts[i], links[i],
+				rht_hash_idx(tbl, hashes[i]), key_len, fast);
+		if (unlikely(he == NULL) &&
+		    unlikely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) != NULL))
+			he = lookup_from(ht, tbl, keys[i]);
+		objs[i] = he == NULL ? NULL : rht_obj(ht, he);
+		hits |= (uint64_t)(he != NULL) << i;
+	}
+	if (hit_mask != NULL)
+		*hit_mask = hits;
+	return __builtin_popcountll(hits);
+}
+
+/* Does the table use the default hash and compare on a specialised length? */
+static inline uint32_t
+fast_key_len(const struct rte_rhashtable *ht)
+{
+	if (ht->hashfn != NULL || ht->obj_cmpfn != NULL || !rht_key_len_fast(ht->key_len))
+		return 0;
+	return ht->key_len;
 }
 
 struct rte_rhash_head *
 rht_lookup_head(const struct rte_rhashtable *ht, const void *key)
 {
-	/* acquire: pairs with the release that publishes a new first table */
-	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
-	struct rte_rhash_head *he;
-
-	he = rht_table_find(ht, tbl, key, rht_key_hash(ht, tbl, key));
-	if (likely(he != NULL))
-		return he;
-	return rht_lookup_from(ht, tbl, key);
+	switch (fast_key_len(ht)) {
+	case 4: return lookup_k(ht, key, 4, true);
+	case 8: return lookup_k(ht, key, 8, true);
+	case 13: return lookup_k(ht, key, 13, true);
+	case 16: return lookup_k(ht, key, 16, true);
+	case 32: return lookup_k(ht, key, 32, true);
+	case 40: return lookup_k(ht, key, 40, true);
+	case 64: return lookup_k(ht, key, 64, true);
+	default: return lookup_k(ht, key, 0, false);
+	}
 }
 
 void *
@@ -111,54 +238,24 @@ rte_rhltable_lookup(const struct rte_rhltable *hlt, const void *key)
 	return (struct rte_rhlist_head *)rht_lookup_head(&hlt->ht, key);
 }
 
-/*
- * Bulk lookup as a software pipeline: hash every key and prefetch its
- * bucket, then prefetch the first object of every chain, then compare. The
- * memory accesses of the whole burst overlap instead of running one after
- * the other. Anything unusual (a longer chain, a moved chain, a table being
- * rehashed) goes through the single-key path.
- */
 int
 rte_rhashtable_lookup_bulk(const struct rte_rhashtable *ht, const void **keys,
 			   uint32_t num_keys, uint64_t *hit_mask, void *objs[])
 {
-	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	struct rte_rhash_head *first[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	uint32_t idx[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	const struct rht_table *tbl;
-	uint64_t hits = 0;
-	uint32_t i;
-
 	if (unlikely(ht == NULL || keys == NULL || objs == NULL || num_keys == 0 ||
 		     num_keys > RTE_RHASHTABLE_LOOKUP_BULK_MAX)) {
 		RHT_LOG(ERR, "bad argument (num_keys %u, at most %u)", num_keys,
 			RTE_RHASHTABLE_LOOKUP_BULK_MAX);
 		return -EINVAL;
 	}
-	/* acquire: pairs with the release that publishes a new first table */
-	tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
-
-	for (i = 0; i < num_keys; i++) {
-		idx[i] = rht_key_hash(ht, tbl, keys[i]) & tbl->mask;
-		bkts[i] = rht_bucket(tbl, idx[i]);
-		rte_prefetch0(bkts[i]);
+	switch (fast_key_len(ht)) {
+	case 4: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 4, true);
+	case 8: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 8, true);
+	case 13: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 13, true);
+	case 16: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 16, true);
+	case 32: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 32, true);
+	case 40: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 40, true);
+	case 64: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 64, true);
+	default: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 0, false);
 	}
-	for (i = 0; i < num_keys; i++) {
-		/* acquire: as in rht_chain_find() */
-		first[i] = __atomic_load_n(bkts[i], __ATOMIC_ACQUIRE);
-		if (!rht_is_nulls(first[i]))
-			rte_prefetch0(rht_obj(ht, first[i]));
-	}
-	for (i = 0; i < num_keys; i++) {
-		struct rte_rhash_head *he;
-
-		he = rht_chain_find(ht, keys[i], idx[i], bkts[i], first[i]);
-		if (unlikely(he == NULL))
-			he = rht_lookup_from(ht, tbl, keys[i]);
-		objs[i] = he == NULL ? NULL : rht_obj(ht, he);
-		hits |= (uint64_t)(he != NULL) << i;
-	}
-	if (hit_mask != NULL)
-		*hit_mask = hits;
-	return __builtin_popcountll(hits);
 }

@@ -91,7 +91,7 @@ struct rte_rhashtable {
 	uint32_t key_len;
 	uint32_t key_offset;
 	uint32_t head_offset;
-	rte_rhashtable_hashfn_t hashfn;
+	rte_rhashtable_hashfn_t hashfn;         /* NULL: the inline default */
 	rte_rhashtable_obj_hashfn_t obj_hashfn; /* may be NULL */
 	rte_rhashtable_obj_cmpfn_t obj_cmpfn;   /* may be NULL */
 	uint32_t max_size;         /* largest bucket table; 0: none */
@@ -128,6 +128,20 @@ struct rte_rhltable {
 #define RHT_COUNT(ht, field) \
 	__atomic_fetch_add(&(ht)->ctr.field, 1, __ATOMIC_RELAXED)
 
+/*
+ * Chain links. A bucket word (the head of a chain) points to the first
+ * object and carries, in the 16 address bits that x86-64 and AArch64 user
+ * space leave at zero, a Bloom summary of the hashes of the chain's objects:
+ * two bits per object. A lookup whose bits are not all set knows the key is
+ * not in the chain without touching any object, so most misses read the
+ * bucket word alone. The summary may have extra bits (a removal may leave
+ * them), never missing ones. Links inside objects (next) carry no summary.
+ * A link with bit 0 set is the nulls marker that ends a chain: it holds the
+ * chain's bucket index.
+ */
+#define RHT_BLOOM_SHIFT 48
+#define RHT_PTR_MASK ((UINT64_C(1) << RHT_BLOOM_SHIFT) - 1)
+
 static inline struct rte_rhash_head *
 rht_nulls(uint32_t idx)
 {
@@ -135,9 +149,64 @@ rht_nulls(uint32_t idx)
 }
 
 static inline bool
-rht_is_nulls(const struct rte_rhash_head *p)
+rht_is_nulls(const struct rte_rhash_head *link)
 {
-	return ((uintptr_t)p & 1) != 0;
+	return ((uintptr_t)link & 1) != 0;
+}
+
+/* The object a link points to (or the nulls marker itself). */
+static inline struct rte_rhash_head *
+rht_ptr(const struct rte_rhash_head *link)
+{
+	return (struct rte_rhash_head *)((uintptr_t)link & RHT_PTR_MASK);
+}
+
+/* The two summary bits of a hash: taken from bits that do not pick the bucket. */
+static inline uint16_t
+rht_bloom_bits(uint64_t hash)
+{
+	return (uint16_t)((1U << ((hash >> 48) & 15)) | (1U << ((hash >> 56) & 15)));
+}
+
+static inline uint16_t
+rht_bucket_bloom(const struct rte_rhash_head *word)
+{
+	return (uint16_t)((uintptr_t)word >> RHT_BLOOM_SHIFT);
+}
+
+static inline struct rte_rhash_head *
+rht_bucket_word(const struct rte_rhash_head *head, uint16_t bloom)
+{
+	if (rht_is_nulls(head))
+		return rht_ptr(head);
+	return (struct rte_rhash_head *)((uintptr_t)head | ((uintptr_t)bloom << RHT_BLOOM_SHIFT));
+}
+
+/* May the chain headed by word hold an object with this hash? */
+static inline bool
+rht_bloom_may_hold(const struct rte_rhash_head *word, uint64_t hash)
+{
+	uint16_t bits = rht_bloom_bits(hash);
+
+	return (rht_bucket_bloom(word) & bits) == bits;
+}
+
+/*
+ * Point a link (bucket word or next field) at p, keeping the bucket word's
+ * summary. release: pairs with the readers' acquire loads of links, so
+ * whoever sees p sees it initialised.
+ */
+static inline void
+rht_link_set(struct rte_rhash_head **pprev, struct rte_rhash_head *p)
+{
+	__atomic_store_n(pprev, rht_bucket_word(p, rht_bucket_bloom(*pprev)), __ATOMIC_RELEASE);
+}
+
+/* Objects must sit below 2^48 for bucket words to carry a summary. */
+static inline bool
+rht_addr_taggable(const void *p)
+{
+	return ((uintptr_t)p & ~RHT_PTR_MASK) == 0;
 }
 
 static inline struct rte_rhash_head **
@@ -166,18 +235,108 @@ rht_obj_key(const struct rte_rhashtable *ht, const void *obj)
 	return (const char *)obj + ht->key_offset;
 }
 
-static inline uint32_t
+/*
+ * The default hash: a seeded multiply-mix of the key, 8 bytes at a time.
+ * 64x64->128 bit products folded by xor make it non-linear (CRC32C is
+ * linear, so colliding keys can be computed for any seed), and each bucket
+ * table's random seed enters every step, so collisions found for one
+ * table's seed say nothing about the next table's. The constants are
+ * digits of pi: nothing up the sleeve.
+ */
+#define RHT_PI0 UINT64_C(0x243f6a8885a308d3)
+#define RHT_PI1 UINT64_C(0x13198a2e03707344)
+#define RHT_PI2 UINT64_C(0xa4093822299f31d0)
+#define RHT_PI3 UINT64_C(0x082efa98ec4e6c89)
+
+static __rte_always_inline uint64_t
+rht_mix(uint64_t a, uint64_t b)
+{
+	__uint128_t r = (__uint128_t)a * b;
+
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+static __rte_always_inline uint64_t
+rht_load64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static __rte_always_inline uint64_t
+rht_load32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static __rte_always_inline uint64_t
+rht_default_hash64(const void *key, uint32_t len, uint32_t seed)
+{
+	const uint8_t *p = key;
+	uint64_t s = (((uint64_t)seed << 32) | seed) ^ RHT_PI0;
+	uint64_t h = s ^ ((uint64_t)len * RHT_PI1);
+	uint64_t a = 0, b = 0;
+
+	for (; len > 16; len -= 16, p += 16)
+		h = rht_mix(rht_load64(p) ^ h, rht_load64(p + 8) ^ s ^ RHT_PI2);
+	/* the last 1 to 16 bytes, as two words that may overlap */
+	if (len >= 8) {
+		a = rht_load64(p);
+		b = rht_load64(p + len - 8);
+	} else if (len >= 4) {
+		a = rht_load32(p);
+		b = rht_load32(p + len - 4);
+	} else if (len > 0) {
+		a = ((uint64_t)p[0] << 16) | ((uint64_t)p[len >> 1] << 8) | p[len - 1];
+	}
+	h = rht_mix(a ^ h ^ RHT_PI3, b ^ s ^ RHT_PI2);
+	return rht_mix(h ^ RHT_PI1, s ^ RHT_PI3);
+}
+
+/* Keys of these lengths get lookups specialised for them (rhashtable_lookup.c). */
+static inline bool
+rht_key_len_fast(uint32_t len)
+{
+	return len == 4 || len == 8 || len == 13 || len == 16 || len == 32 ||
+		len == 40 || len == 64;
+}
+
+/*
+ * Full hash of a key in a bucket table: the low 32 bits pick the bucket,
+ * the top 16 bits feed the bucket summary. A user hash gives 32 bits only;
+ * its upper half then feeds the summary too.
+ */
+static __rte_always_inline uint64_t
 rht_key_hash(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key)
 {
-	return ht->hashfn(key, ht->key_len, tbl->seed);
+	uint32_t h;
+
+	if (ht->hashfn == NULL)
+		return rht_default_hash64(key, ht->key_len, tbl->seed);
+	h = ht->hashfn(key, ht->key_len, tbl->seed);
+	return ((uint64_t)h << 32) | h;
+}
+
+static inline uint64_t
+rht_obj_hash(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *obj)
+{
+	uint32_t h;
+
+	if (ht->obj_hashfn == NULL)
+		return rht_key_hash(ht, tbl, rht_obj_key(ht, obj));
+	h = ht->obj_hashfn(obj, ht->key_len, tbl->seed);
+	return ((uint64_t)h << 32) | h;
 }
 
 static inline uint32_t
-rht_obj_hash(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *obj)
+rht_hash_idx(const struct rht_table *tbl, uint64_t hash)
 {
-	if (ht->obj_hashfn != NULL)
-		return ht->obj_hashfn(obj, ht->key_len, tbl->seed);
-	return ht->hashfn(rht_obj_key(ht, obj), ht->key_len, tbl->seed);
+	return (uint32_t)hash & tbl->mask;
 }
 
 /* 0 when obj has this key. */
@@ -233,6 +392,8 @@ uint32_t rht_initial_size(const struct rte_rhashtable_params *p, uint32_t max_si
 struct rte_rhash_head *rht_lookup_head(const struct rte_rhashtable *ht, const void *key);
 
 /* rhashtable_update.c */
+void rht_bucket_reseal(const struct rte_rhashtable *ht, const struct rht_table *tbl,
+		       struct rte_rhash_head **bkt);
 int rht_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj, int mode,
 	       void **existing);
 #define RHT_INSERT_ANY 0     /* do not look for the key */

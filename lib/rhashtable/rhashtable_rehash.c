@@ -28,8 +28,8 @@ chain_last_link(struct rte_rhash_head **bkt)
 {
 	struct rte_rhash_head **pprev = bkt;
 
-	while (!rht_is_nulls((*pprev)->next))
-		pprev = &(*pprev)->next;
+	while (!rht_is_nulls(rht_ptr(*pprev)->next))
+		pprev = &rht_ptr(*pprev)->next;
 	return pprev;
 }
 
@@ -43,9 +43,10 @@ move_last_object(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx,
 		 struct rte_rhash_head **old_bkt)
 {
 	struct rte_rhash_head **pprev = chain_last_link(old_bkt);
-	struct rte_rhash_head *he = *pprev;
+	struct rte_rhash_head *he = rht_ptr(*pprev);
 	struct rht_table *new_tbl = rht_last_table(old);
-	uint32_t nidx = rht_obj_hash(ht, new_tbl, rht_obj(ht, he)) & new_tbl->mask;
+	uint64_t hash = rht_obj_hash(ht, new_tbl, rht_obj(ht, he));
+	uint32_t nidx = rht_hash_idx(new_tbl, hash);
 	rte_spinlock_t *nlock = rht_bucket_lock(new_tbl, nidx);
 	struct rte_rhash_head **nbkt = rht_bucket(new_tbl, nidx);
 
@@ -53,14 +54,19 @@ move_last_object(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx,
 	/* release: a reader standing on he that follows next into the new
 	 * chain sees the objects there initialised (we saw them under nlock).
 	 */
-	__atomic_store_n(&he->next, *nbkt, __ATOMIC_RELEASE);
-	/* release: pairs with readers' acquire of the new bucket head */
-	__atomic_store_n(nbkt, he, __ATOMIC_RELEASE);
+	__atomic_store_n(&he->next, rht_ptr(*nbkt), __ATOMIC_RELEASE);
+	/* release: pairs with readers' acquire of the new bucket word */
+	__atomic_store_n(nbkt, rht_bucket_word(he, rht_bucket_bloom(*nbkt) | rht_bloom_bits(hash)),
+			 __ATOMIC_RELEASE);
 	rte_spinlock_unlock(nlock);
 	/* release: a reader that no longer sees he in the old chain will see
-	 * old->future_tbl (attached before this move) after its walk.
+	 * old->future_tbl (attached before this move) after its walk. An
+	 * emptied bucket gets a plain marker (an empty summary).
 	 */
-	__atomic_store_n(pprev, rht_nulls(idx), __ATOMIC_RELEASE);
+	if (pprev == old_bkt)
+		__atomic_store_n(pprev, rht_nulls(idx), __ATOMIC_RELEASE);
+	else
+		rht_link_set(pprev, rht_nulls(idx));
 }
 
 static void

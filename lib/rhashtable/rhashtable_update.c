@@ -17,6 +17,7 @@
 /* Outcome of looking at one bucket of one table during an insert. */
 struct rht_insert_ctx {
 	struct rte_rhash_head *obj;
+	uint64_t hash;          /* of obj in the table looked at */
 	const void *key;
 	int mode;
 	void **existing;
@@ -25,15 +26,15 @@ struct rht_insert_ctx {
 
 /* rhltable: obj becomes the chain entry of the key's list, in place of head. */
 static void
-rhl_push(struct rte_rhash_head **pprev, struct rte_rhash_head *head,
-	 struct rte_rhash_head *obj)
+rhl_push(struct rte_rhash_head **pprev, struct rte_rhash_head *obj)
 {
 	struct rte_rhlist_head *list = (struct rte_rhlist_head *)obj;
+	struct rte_rhash_head *head = rht_ptr(*pprev);
 
 	list->next = (struct rte_rhlist_head *)head;
 	list->rhead.next = head->next;
-	/* release: pairs with the acquire loads of readers walking the chain */
-	__atomic_store_n(pprev, obj, __ATOMIC_RELEASE);
+	/* same key: the bucket summary already holds its bits */
+	rht_link_set(pprev, obj);
 }
 
 /*
@@ -44,11 +45,12 @@ static int
 bucket_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt,
 	    struct rht_insert_ctx *c, uint32_t *len)
 {
-	struct rte_rhash_head **pprev = bkt;
+	struct rte_rhash_head **pprev;
 	struct rte_rhash_head *p;
 
 	*len = 0;
-	for (p = *pprev; !rht_is_nulls(p); pprev = &p->next, p = *pprev) {
+	for (pprev = bkt; !rht_is_nulls(*pprev); pprev = &p->next) {
+		p = rht_ptr(*pprev);
 		(*len)++;
 		if (c->mode == RHT_INSERT_ANY || rht_key_cmp(ht, c->key, rht_obj(ht, p)) != 0)
 			continue;
@@ -57,7 +59,7 @@ bucket_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt,
 				*c->existing = rht_obj(ht, p);
 			return -EEXIST;
 		}
-		rhl_push(pprev, p, c->obj);
+		rhl_push(pprev, c->obj);
 		return 1;
 	}
 	return 0;
@@ -77,13 +79,14 @@ bucket_link(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_h
 		__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
 		return -E2BIG;
 	}
-	c->obj->next = *bkt;
+	c->obj->next = rht_ptr(*bkt);
 	if (ht->rhlist)
 		((struct rte_rhlist_head *)c->obj)->next = NULL;
 	/* release: pairs with the acquire loads of readers: obj->next and the
 	 * object's key are visible to whoever sees obj in the chain.
 	 */
-	__atomic_store_n(bkt, c->obj, __ATOMIC_RELEASE);
+	__atomic_store_n(bkt, rht_bucket_word(c->obj, rht_bucket_bloom(*bkt) |
+					      rht_bloom_bits(c->hash)), __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -95,14 +98,19 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 	struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
 	const void *obj = rht_obj(ht, c->obj);
 
+	/* without a key check, older tables have nothing to tell */
+	if (c->mode == RHT_INSERT_ANY)
+		tbl = rht_last_table(tbl);
 	for (;;) {
-		uint32_t idx = rht_obj_hash(ht, tbl, obj) & tbl->mask;
+		uint64_t hash = rht_obj_hash(ht, tbl, obj);
+		uint32_t idx = rht_hash_idx(tbl, hash);
 		rte_spinlock_t *lock = rht_bucket_lock(tbl, idx);
 		struct rte_rhash_head **bkt = rht_bucket(tbl, idx);
 		struct rht_table *next;
 		uint32_t len;
 		int ret;
 
+		c->hash = hash;
 		rte_spinlock_lock(lock);
 		ret = bucket_scan(ht, bkt, c, &len);
 		/* acquire: pairs with rht_table_attach(); read under the bucket lock
@@ -147,6 +155,10 @@ rht_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj, int mode, void
 
 	if (unlikely(ht == NULL || obj == NULL)) {
 		RHT_LOG(ERR, "NULL %s", ht == NULL ? "table" : "object");
+		return -EINVAL;
+	}
+	if (unlikely(!rht_addr_taggable(obj))) {
+		RHT_LOG(ERR, "%s: object %p above the 48-bit address space", ht->name, obj);
 		return -EINVAL;
 	}
 	c.key = rht_obj_key(ht, rht_obj(ht, obj));
@@ -200,7 +212,8 @@ rte_rhltable_insert(struct rte_rhltable *hlt, struct rte_rhlist_head *list)
  */
 static int
 for_each_obj_bucket(struct rte_rhashtable *ht, const void *obj,
-		    int (*fn)(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, void *arg),
+		    int (*fn)(struct rte_rhashtable *ht, struct rht_table *tbl,
+			      struct rte_rhash_head **bkt, void *arg),
 		    void *arg)
 {
 	/* acquire: pairs with the release that publishes a new first table */
@@ -208,11 +221,11 @@ for_each_obj_bucket(struct rte_rhashtable *ht, const void *obj,
 	int ret = 0;
 
 	while (tbl != NULL && ret == 0) {
-		uint32_t idx = rht_obj_hash(ht, tbl, obj) & tbl->mask;
+		uint32_t idx = rht_hash_idx(tbl, rht_obj_hash(ht, tbl, obj));
 		rte_spinlock_t *lock = rht_bucket_lock(tbl, idx);
 
 		rte_spinlock_lock(lock);
-		ret = fn(ht, rht_bucket(tbl, idx), arg);
+		ret = fn(ht, tbl, rht_bucket(tbl, idx), arg);
 		/* acquire: pairs with rht_table_attach() */
 		tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
 		rte_spinlock_unlock(lock);
@@ -226,25 +239,43 @@ chain_find_link(struct rte_rhash_head **bkt, const struct rte_rhash_head *he)
 {
 	struct rte_rhash_head **pprev;
 
-	for (pprev = bkt; !rht_is_nulls(*pprev); pprev = &(*pprev)->next)
-		if (*pprev == he)
+	for (pprev = bkt; !rht_is_nulls(*pprev); pprev = &rht_ptr(*pprev)->next)
+		if (rht_ptr(*pprev) == he)
 			return pprev;
 	return NULL;
 }
 
+/*
+ * Recompute the summary of a locked bucket from the objects left in it, so
+ * that removals do not fill it with stale bits.
+ */
+void
+rht_bucket_reseal(const struct rte_rhashtable *ht, const struct rht_table *tbl,
+		  struct rte_rhash_head **bkt)
+{
+	struct rte_rhash_head *p;
+	uint16_t bloom = 0;
+
+	for (p = rht_ptr(*bkt); !rht_is_nulls(p); p = p->next)
+		bloom |= rht_bloom_bits(rht_obj_hash(ht, tbl, rht_obj(ht, p)));
+	/* release: pairs with the readers' acquire loads of the bucket word */
+	__atomic_store_n(bkt, rht_bucket_word(rht_ptr(*bkt), bloom), __ATOMIC_RELEASE);
+}
+
 static int
-unlink_obj(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, void *arg)
+unlink_obj(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_head **bkt,
+	   void *arg)
 {
 	struct rte_rhash_head *obj = arg;
 	struct rte_rhash_head **pprev = chain_find_link(bkt, obj);
 
-	RTE_SET_USED(ht);
 	if (pprev == NULL)
 		return 0;
-	/* release: pairs with the readers' acquire loads. obj->next is left as
-	 * it is, so that a reader standing on obj goes on along the chain.
+	/* obj->next is left as it is, so that a reader standing on obj goes
+	 * on along the chain.
 	 */
-	__atomic_store_n(pprev, obj->next, __ATOMIC_RELEASE);
+	rht_link_set(pprev, obj->next);
+	rht_bucket_reseal(ht, tbl, bkt);
 	return 1;
 }
 
@@ -271,17 +302,19 @@ struct replace_arg {
 };
 
 static int
-swap_obj(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, void *arg)
+swap_obj(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_head **bkt,
+	 void *arg)
 {
 	struct replace_arg *r = arg;
 	struct rte_rhash_head **pprev = chain_find_link(bkt, r->old_obj);
 
 	RTE_SET_USED(ht);
+	RTE_SET_USED(tbl);
 	if (pprev == NULL)
 		return 0;
 	r->new_obj->next = r->old_obj->next;
-	/* release: readers that see new_obj see its key and next link */
-	__atomic_store_n(pprev, r->new_obj, __ATOMIC_RELEASE);
+	/* equal keys: the bucket summary stays right */
+	rht_link_set(pprev, r->new_obj);
 	return 1;
 }
 
@@ -292,8 +325,9 @@ rte_rhashtable_replace(struct rte_rhashtable *ht, struct rte_rhash_head *old_obj
 	struct replace_arg r = { .old_obj = old_obj, .new_obj = new_obj };
 	const void *old_start;
 
-	if (unlikely(ht == NULL || old_obj == NULL || new_obj == NULL || ht->rhlist)) {
-		RHT_LOG(ERR, "NULL argument, or an rhltable");
+	if (unlikely(ht == NULL || old_obj == NULL || new_obj == NULL || ht->rhlist ||
+		     !rht_addr_taggable(new_obj))) {
+		RHT_LOG(ERR, "NULL argument, an rhltable, or an object above 2^48");
 		return -EINVAL;
 	}
 	old_start = rht_obj(ht, old_obj);
@@ -309,26 +343,26 @@ rte_rhashtable_replace(struct rte_rhashtable *ht, struct rte_rhash_head *old_obj
 
 /* rhltable: unlink list from the chain entry's list, or the entry itself. */
 static int
-unlink_list_member(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, void *arg)
+unlink_list_member(struct rte_rhashtable *ht, struct rht_table *tbl,
+		   struct rte_rhash_head **bkt, void *arg)
 {
 	struct rte_rhlist_head *target = arg;
 	struct rte_rhash_head **pprev;
 	struct rte_rhlist_head **lprev;
 
-	RTE_SET_USED(ht);
-	for (pprev = bkt; !rht_is_nulls(*pprev); pprev = &(*pprev)->next) {
-		struct rte_rhlist_head *entry = (struct rte_rhlist_head *)*pprev;
+	for (pprev = bkt; !rht_is_nulls(*pprev); pprev = &rht_ptr(*pprev)->next) {
+		struct rte_rhlist_head *entry = (struct rte_rhlist_head *)rht_ptr(*pprev);
 
 		if (entry == target) {
 			struct rte_rhlist_head *second = target->next;
 
 			if (second == NULL) {
-				/* release: pairs with the readers' acquire loads */
-				__atomic_store_n(pprev, target->rhead.next, __ATOMIC_RELEASE);
+				rht_link_set(pprev, target->rhead.next);
+				rht_bucket_reseal(ht, tbl, bkt);
 				return 2; /* the key is gone */
 			}
 			second->rhead.next = target->rhead.next;
-			__atomic_store_n(pprev, &second->rhead, __ATOMIC_RELEASE);
+			rht_link_set(pprev, &second->rhead);
 			return 1;
 		}
 		for (lprev = &entry->next; *lprev != NULL; lprev = &(*lprev)->next) {

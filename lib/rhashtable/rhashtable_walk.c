@@ -108,7 +108,8 @@ static void *
 chain_nth(const struct rte_rhashtable *ht, struct rte_rhash_head *p, uint32_t skip)
 {
 	/* acquire loads: pair with the release stores that link objects */
-	for (; !rht_is_nulls(p); p = __atomic_load_n(&p->next, __ATOMIC_ACQUIRE)) {
+	for (p = rht_ptr(p); !rht_is_nulls(p);
+	     p = rht_ptr(__atomic_load_n(&p->next, __ATOMIC_ACQUIRE))) {
 		const struct rte_rhlist_head *l = (const struct rte_rhlist_head *)p;
 
 		if (!ht->rhlist) {

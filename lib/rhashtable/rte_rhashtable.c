@@ -14,7 +14,6 @@
 #include <rte_eal_memconfig.h>
 #include <rte_string_fns.h>
 #include <rte_errno.h>
-#include <rte_jhash.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_memory.h>
@@ -34,7 +33,7 @@ EAL_REGISTER_TAILQ(rte_rhashtable_tailq)
 uint32_t
 rte_rhashtable_default_hash(const void *key, uint32_t key_len, uint32_t seed)
 {
-	return rte_jhash(key, key_len, seed);
+	return (uint32_t)rht_default_hash64(key, key_len, seed);
 }
 
 static uint32_t
@@ -92,7 +91,8 @@ params_apply(struct rte_rhashtable *ht, const struct rte_rhashtable_params *p)
 	ht->key_len = p->key_len;
 	ht->key_offset = p->key_offset;
 	ht->head_offset = p->head_offset;
-	ht->hashfn = p->hashfn != NULL ? p->hashfn : rte_rhashtable_default_hash;
+	/* the library's own hash stays NULL here, so that it is inlined */
+	ht->hashfn = p->hashfn == rte_rhashtable_default_hash ? NULL : p->hashfn;
 	ht->obj_hashfn = p->obj_hashfn;
 	ht->obj_cmpfn = p->obj_cmpfn;
 	ht->max_size = round_down_pow2(p->max_size);
@@ -259,7 +259,7 @@ static void
 chain_destroy(struct rte_rhashtable *ht, struct rte_rhash_head *p,
 	      void (*free_fn)(void *obj, void *arg), void *arg)
 {
-	while (!rht_is_nulls(p)) {
+	for (p = rht_ptr(p); !rht_is_nulls(p); p = rht_ptr(p)) {
 		struct rte_rhash_head *next = p->next;
 
 		if (ht->rhlist) {
