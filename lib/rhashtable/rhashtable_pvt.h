@@ -385,8 +385,11 @@ rht_shrink_below_pct(const struct rte_rhashtable *ht, const struct rht_table *tb
 struct rht_table *rht_table_alloc(struct rte_rhashtable *ht, uint32_t size);
 void rht_table_free(struct rte_rhashtable *ht, struct rht_table *tbl);
 bool rht_table_attach(struct rte_rhashtable *ht, struct rht_table *tbl,
-		      struct rht_table *next);
+		      struct rht_table *next, bool emergency);
 uint32_t rht_initial_size(const struct rte_rhashtable_params *p, uint32_t max_size);
+
+/* rte_rhashtable.c: visit every table, under the tailq read lock */
+void rht_foreach_table(void (*fn)(const struct rte_rhashtable *ht, void *arg), void *arg);
 
 /* rhashtable_lookup.c */
 struct rte_rhash_head *rht_lookup_head(const struct rte_rhashtable *ht, const void *key);

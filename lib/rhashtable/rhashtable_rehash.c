@@ -19,6 +19,7 @@
 #include <rte_service_component.h>
 
 #include "rhashtable_pvt.h"
+#include "rhashtable_trace.h"
 
 #define RHT_SERVICE_PREFIX "rhashtable_"
 
@@ -94,6 +95,7 @@ drop_first_table(struct rte_rhashtable *ht, struct rht_table *old)
 	__atomic_store_n(&ht->tbl, old->future_tbl, __ATOMIC_RELEASE);
 	__atomic_fetch_sub(&ht->ntables, 1, __ATOMIC_RELAXED);
 	RHT_COUNT(ht, rehashes_done);
+	rht_trace_rehash_done(ht->name, old->size, old->future_tbl->size);
 	rht_walkers_retire(ht, old);
 	rht_retire_table(ht, old);
 }
@@ -145,7 +147,7 @@ start_resize(struct rte_rhashtable *ht, bool *started)
 	if (next == NULL)
 		return -ENOMEM;
 	/* an insert's emergency growth may have attached one meanwhile */
-	if (!rht_table_attach(ht, tbl, next))
+	if (!rht_table_attach(ht, tbl, next, false))
 		rht_table_free(ht, next);
 	*started = true;
 	return 0;
@@ -260,7 +262,7 @@ rht_emergency_table(struct rte_rhashtable *ht, struct rht_table *tbl)
 		ret = -ENOMEM;
 		goto fail;
 	}
-	if (rht_table_attach(ht, tbl, next))
+	if (rht_table_attach(ht, tbl, next, true))
 		RHT_COUNT(ht, emergency_allocs);
 	else
 		rht_table_free(ht, next);
@@ -269,9 +271,11 @@ fail:
 	/* another thread attached a table: the insert can go there */
 	if (__atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE) != NULL)
 		return 0;
-	if (ret == -EBUSY)
+	if (ret == -EBUSY) {
+		rht_trace_ebusy(ht->name, tbl->size);
 		RHT_LOG(DEBUG, "%s: chain of %d while a resize is pending", ht->name,
 			RTE_RHT_MAX_CHAIN_LEN);
+	}
 	return ret;
 }
 

@@ -14,6 +14,7 @@
 #include <rte_random.h>
 
 #include "rhashtable_pvt.h"
+#include "rhashtable_trace.h"
 
 uint32_t
 rht_initial_size(const struct rte_rhashtable_params *p, uint32_t max_size)
@@ -137,6 +138,7 @@ rht_table_alloc(struct rte_rhashtable *ht, uint32_t size)
 	return tbl;
 fail:
 	RHT_COUNT(ht, alloc_failures);
+	rht_trace_enomem(ht->name, size);
 	RHT_LOG(WARNING, "%s: no memory for a table of %u buckets; keeping the old one",
 		ht->name, size);
 	return NULL;
@@ -160,7 +162,8 @@ rht_table_free(struct rte_rhashtable *ht, struct rht_table *tbl)
  * emergency growth, or the worker) attached one first.
  */
 bool
-rht_table_attach(struct rte_rhashtable *ht, struct rht_table *tbl, struct rht_table *next)
+rht_table_attach(struct rte_rhashtable *ht, struct rht_table *tbl, struct rht_table *next,
+		 bool emergency)
 {
 	struct rht_table *expected = NULL;
 
@@ -170,6 +173,7 @@ rht_table_attach(struct rte_rhashtable *ht, struct rht_table *tbl, struct rht_ta
 	if (!__atomic_compare_exchange_n(&tbl->future_tbl, &expected, next, false,
 					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 		return false;
+	rht_trace_resize(ht->name, tbl->size, next->size, emergency);
 	__atomic_fetch_add(&ht->ntables, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&ht->last_size, next->size, __ATOMIC_RELAXED);
 	if (next->size > tbl->size)

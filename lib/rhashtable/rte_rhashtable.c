@@ -163,6 +163,19 @@ tailq_del(const struct rte_rhashtable *ht)
 	rte_mcfg_tailq_write_unlock();
 }
 
+void
+rht_foreach_table(void (*fn)(const struct rte_rhashtable *ht, void *arg), void *arg)
+{
+	struct rte_rhashtable_list *list =
+		RTE_TAILQ_CAST(rte_rhashtable_tailq.head, rte_rhashtable_list);
+	struct rte_tailq_entry *te;
+
+	rte_mcfg_tailq_read_lock();
+	TAILQ_FOREACH(te, list, next)
+		fn(te->data, arg);
+	rte_mcfg_tailq_read_unlock();
+}
+
 struct rte_rhashtable *
 rte_rhashtable_find_existing(const char *name)
 {

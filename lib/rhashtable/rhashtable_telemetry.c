@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * Telemetry: /rhashtable/list gives the table names, /rhashtable/info,<name>
+ * the counters of rte_rhashtable_stats_get() (dpdk-telemetry.py shows them).
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_telemetry.h>
+
+#include "rhashtable_pvt.h"
+
+static void
+add_name(const struct rte_rhashtable *ht, void *arg)
+{
+	rte_tel_data_add_array_string(arg, ht->name);
+}
+
+static int
+telemetry_list(const char *cmd __rte_unused, const char *params __rte_unused,
+	       struct rte_tel_data *d)
+{
+	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
+	rht_foreach_table(add_name, d);
+	return 0;
+}
+
+#define ADD_U64(d, s, field) rte_tel_data_add_dict_u64(d, #field, (s)->field)
+
+static void
+add_stats(struct rte_tel_data *d, const struct rte_rhashtable *ht,
+	  const struct rte_rhashtable_stats *s)
+{
+	rte_tel_data_add_dict_string(d, "name", ht->name);
+	rte_tel_data_add_dict_string(d, "type", ht->rhlist ? "rhltable" : "rhashtable");
+	ADD_U64(d, s, nelems);
+	ADD_U64(d, s, nobjs);
+	ADD_U64(d, s, buckets);
+	ADD_U64(d, s, ntables);
+	ADD_U64(d, s, grows);
+	ADD_U64(d, s, shrinks);
+	ADD_U64(d, s, reseeds);
+	ADD_U64(d, s, emergency_allocs);
+	ADD_U64(d, s, rehashes_done);
+	ADD_U64(d, s, objs_moved);
+	ADD_U64(d, s, tables_freed);
+	ADD_U64(d, s, objs_freed);
+	ADD_U64(d, s, alloc_failures);
+	ADD_U64(d, s, nested_tables);
+	ADD_U64(d, s, refused_eexist);
+	ADD_U64(d, s, refused_enomem);
+	ADD_U64(d, s, refused_ebusy);
+	ADD_U64(d, s, refused_e2big);
+	ADD_U64(d, s, bytes);
+	ADD_U64(d, s, reclaim_pending);
+	rte_tel_data_add_dict_int(d, "socket_id", s->socket_id);
+	rte_tel_data_add_dict_u64(d, "key_len", ht->key_len);
+	rte_tel_data_add_dict_u64(d, "max_size", ht->max_size);
+	rte_tel_data_add_dict_u64(d, "min_size", ht->min_size);
+	rte_tel_data_add_dict_int(d, "automatic_shrinking", ht->automatic_shrinking);
+	rte_tel_data_add_dict_int(d, "rcu", ht->rcu.v != NULL);
+	rte_tel_data_add_dict_u64(d, "service_id", ht->service_id);
+}
+
+static int
+telemetry_info(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
+{
+	struct rte_rhashtable_stats s;
+	struct rte_rhashtable *ht;
+
+	if (params == NULL || params[0] == '\0')
+		return -EINVAL;
+	ht = rte_rhashtable_find_existing(params);
+	if (ht == NULL || rte_rhashtable_stats_get(ht, &s) != 0)
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	add_stats(d, ht, &s);
+	return 0;
+}
+
+RTE_INIT(rhashtable_telemetry_init)
+{
+	rte_telemetry_register_cmd("/rhashtable/list", telemetry_list,
+		"Returns the names of the rte_rhashtable tables. Takes no parameters");
+	rte_telemetry_register_cmd("/rhashtable/info", telemetry_info,
+		"Returns the counters of one table. Parameters: table name");
+}
