@@ -83,6 +83,7 @@ struct rht_rcu {
 	struct rte_rcu_qsbr_dq *dq;
 	rte_rhashtable_free_obj_t free_obj;
 	void *free_obj_ctx;
+	uint32_t pending;          /* entries in dq */
 };
 
 struct rte_rhashtable {

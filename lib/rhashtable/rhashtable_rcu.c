@@ -47,11 +47,13 @@ free_now(struct rte_rhashtable *ht, void *ptr, enum rht_dq_kind kind)
 static void
 dq_free(void *p, void *e, unsigned int n)
 {
+	struct rte_rhashtable *ht = p;
 	struct rht_dq_entry *entries = e;
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		free_now(p, entries[i].ptr, (enum rht_dq_kind)entries[i].kind);
+		free_now(ht, entries[i].ptr, (enum rht_dq_kind)entries[i].kind);
+	__atomic_fetch_sub(&ht->rcu.pending, n, __ATOMIC_RELAXED);
 }
 
 /* Free ptr once no registered reader can hold it. */
@@ -64,9 +66,13 @@ retire(struct rte_rhashtable *ht, void *ptr, enum rht_dq_kind kind)
 		free_now(ht, ptr, kind);
 		return;
 	}
-	if (ht->rcu.mode == RTE_RHASHTABLE_QSBR_MODE_DQ &&
-	    rte_rcu_qsbr_dq_enqueue(ht->rcu.dq, &e) == 0)
-		return;
+	if (ht->rcu.mode == RTE_RHASHTABLE_QSBR_MODE_DQ) {
+		/* counted first: the enqueue may reclaim it at once */
+		__atomic_fetch_add(&ht->rcu.pending, 1, __ATOMIC_RELAXED);
+		if (rte_rcu_qsbr_dq_enqueue(ht->rcu.dq, &e) == 0)
+			return;
+		__atomic_fetch_sub(&ht->rcu.pending, 1, __ATOMIC_RELAXED);
+	}
 	/* SYNC mode, or the defer queue is full of entries readers still hold */
 	rte_rcu_qsbr_synchronize(ht->rcu.v, RTE_QSBR_THRID_INVALID);
 	free_now(ht, ptr, kind);
@@ -95,11 +101,7 @@ rht_rcu_reclaim(struct rte_rhashtable *ht)
 uint32_t
 rht_rcu_pending(const struct rte_rhashtable *ht)
 {
-	unsigned int pending = 0;
-
-	if (ht->rcu.dq != NULL)
-		rte_rcu_qsbr_dq_reclaim(ht->rcu.dq, 0, NULL, &pending, NULL);
-	return pending;
+	return __atomic_load_n(&ht->rcu.pending, __ATOMIC_RELAXED);
 }
 
 /* At free: wait for a grace period, so that everything queued can go. */

@@ -118,8 +118,8 @@ rht_table_alloc(struct rte_rhashtable *ht, uint32_t size)
 	uint32_t nlocks = lock_count(ht, size);
 
 	tbl = alloc_flat(ht, size);
-	/* a nested table only helps when it needs more than one page */
-	if (tbl == NULL && size >= 2 * RHT_PIECE_BUCKETS)
+	/* pieces are one page: smaller tables have no fallback */
+	if (tbl == NULL && size >= RHT_PIECE_BUCKETS)
 		tbl = alloc_nested(ht, size);
 	if (tbl == NULL)
 		goto fail;

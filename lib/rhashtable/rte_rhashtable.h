@@ -159,7 +159,9 @@ struct rte_rhashtable_params {
 	 *   min(buckets / 2, locks_mul * min(lcores, 64)) locks. 0: 32.
 	 */
 	rte_rhashtable_hashfn_t hashfn;
-	/**< Key hash; NULL: the library's seeded default (rte_jhash). */
+	/**< Key hash; NULL: the library's seeded default,
+	 *   rte_rhashtable_default_hash(), inlined in the lookup path.
+	 */
 	rte_rhashtable_obj_hashfn_t obj_hashfn;
 	/**< Object hash; NULL: hashfn over key_len bytes at key_offset. */
 	rte_rhashtable_obj_cmpfn_t obj_cmpfn;
@@ -874,8 +876,14 @@ rte_rhashtable_table_info_get(struct rte_rhashtable *ht, uint32_t idx,
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * The library's default key hash: rte_jhash with the bucket table's seed.
- * Seeded and not linear, so colliding keys cannot be precomputed.
+ * The library's default key hash: a multiply-mix of the key 8 bytes at a
+ * time (64x64->128-bit products folded by xor) with the bucket table's seed
+ * in every step. Seeded and not linear (unlike CRC32C), so colliding keys
+ * cannot be precomputed without the seed, and a new bucket table spreads a
+ * flood of colliding keys out again. About 5 ns for a 16-byte key; see the
+ * programmer's guide for measurements against rte_jhash and rte_hash_crc.
+ * The table also uses bits 48-63 of the 64-bit mix internally, so a
+ * table given this function as hashfn behaves as one given NULL.
  *
  * @param key
  *   The key.

@@ -1,0 +1,1478 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * net_flowgen: a virtual PMD whose RX queues generate traffic from a flow
+ * population and whose TX queues count and free what they are given.
+ *
+ * The fast path is built so that a packet costs a few stores: each RX queue
+ * owns a table of flows holding the variable header fields (addresses, ports)
+ * and the final IPv4 and L4 checksums, computed once when the flow is made
+ * from the checksum of the constant part of a per-protocol frame template.
+ * Generating a packet is: draw a flow (one random number, plus one alias
+ * table entry for zipf), copy the template, store addresses, ports and the
+ * two checksums, and fill the mbuf fields a NIC would fill.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_byteorder.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+#include <rte_memcpy.h>
+#include <rte_prefetch.h>
+#include <rte_kvargs.h>
+#include <rte_mbuf.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_udp.h>
+#include <rte_tcp.h>
+#include <rte_thash.h>
+#include <ethdev_driver.h>
+#include <ethdev_vdev.h>
+#include <bus_vdev_driver.h>
+
+#include "rte_eth_flowgen.h"
+
+#define FLOWGEN_ARG_FLOWS		"flows"
+#define FLOWGEN_ARG_DIST		"dist"
+#define FLOWGEN_ARG_NEW_FLOW_RATE	"new_flow_rate"
+#define FLOWGEN_ARG_IPV6		"ipv6"
+#define FLOWGEN_ARG_PROTO		"proto"
+#define FLOWGEN_ARG_PKT_SIZE		"pkt_size"
+#define FLOWGEN_ARG_SEED		"seed"
+#define FLOWGEN_ARG_QUEUES		"queues"
+
+static const char * const valid_arguments[] = {
+	FLOWGEN_ARG_FLOWS,
+	FLOWGEN_ARG_DIST,
+	FLOWGEN_ARG_NEW_FLOW_RATE,
+	FLOWGEN_ARG_IPV6,
+	FLOWGEN_ARG_PROTO,
+	FLOWGEN_ARG_PKT_SIZE,
+	FLOWGEN_ARG_SEED,
+	FLOWGEN_ARG_QUEUES,
+	NULL
+};
+
+#define FLOWGEN_FLOWS_DEFAULT	1024
+#define FLOWGEN_QUEUES_MAX	64
+#define FLOWGEN_ZIPF_S_MAX	10.0
+/* packets generated per pass of the burst loop (sizes the on-stack arrays) */
+#define FLOWGEN_CHUNK		32
+/*
+ * Flow choices made (and prefetched) ahead of use, at least FLOWGEN_CHUNK:
+ * one burst ahead already covers DRAM latency; measured 64..256 no faster.
+ */
+#define FLOWGEN_AHEAD		32
+
+/* frame offsets: Ethernet, then IPv4 (20 bytes) or IPv6 (40 bytes) */
+#define FLOWGEN_L3_OFF		RTE_ETHER_HDR_LEN
+#define FLOWGEN_IP4_CKSUM_OFF	(FLOWGEN_L3_OFF + 10)
+#define FLOWGEN_IP4_ADDR_OFF	(FLOWGEN_L3_OFF + 12)
+#define FLOWGEN_IP4_L4_OFF	(FLOWGEN_L3_OFF + 20)
+#define FLOWGEN_IP6_ADDR_OFF	(FLOWGEN_L3_OFF + 8)
+#define FLOWGEN_IP6_L4_OFF	(FLOWGEN_L3_OFF + 40)
+
+RTE_LOG_REGISTER_DEFAULT(flowgen_logtype, NOTICE);
+
+#define FLOWGEN_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, flowgen_logtype, "%s(): " fmt "\n", \
+		__func__, ##__VA_ARGS__)
+
+enum flowgen_proto {
+	FLOWGEN_PROTO_UDP,
+	FLOWGEN_PROTO_TCP,
+	FLOWGEN_PROTO_MIX,
+};
+
+/* index of a template in pmd_internals.tmpl */
+enum flowgen_tmpl_idx {
+	FLOWGEN_TMPL_UDP,
+	FLOWGEN_TMPL_TCP,
+	FLOWGEN_TMPL_NUM,
+};
+
+struct flowgen_options {
+	uint32_t flows;		/**< Flows in the population, all queues. */
+	double zipf_s;		/**< Zipf exponent, 0 for uniform. */
+	double new_flow_rate;	/**< Share of packets starting a new flow. */
+	unsigned int ipv6;	/**< 1: IPv6 frames. */
+	enum flowgen_proto proto; /**< L4 protocol(s). */
+	unsigned int pkt_size;	/**< Frame length, 0 for the default. */
+	uint64_t seed;		/**< Population and sampling seed. */
+	unsigned int queues;	/**< RX and TX queues offered. */
+};
+
+/* One frame layout per L4 protocol, with the checksum of its constant part. */
+struct flowgen_tmpl {
+	uint32_t ptype;		/* mbuf packet_type */
+	uint32_t ip_sum;	/* IPv4 header, addresses and checksum zero */
+	uint32_t l4_sum;	/* pseudo-header proto and length, L4 header with
+				 * ports and checksum zero, payload
+				 */
+	uint16_t l4_cksum_off;	/* offset of the L4 checksum in the frame */
+	uint8_t frame[RTE_PMD_FLOWGEN_PKT_SIZE_MAX] __rte_cache_aligned;
+};
+
+/* An IPv4 flow: the fields that differ from the template, in frame order. */
+struct flowgen_flow4 {
+	rte_be32_t addr[2];	/* source, destination */
+	rte_be16_t port[2];	/* source, destination */
+	uint16_t ip_cksum;	/* as stored in the frame */
+	uint16_t l4_cksum;	/* as stored in the frame */
+	uint32_t rss;
+	uint8_t tmpl;		/* enum flowgen_tmpl_idx */
+} __rte_aligned(32);
+
+/* An IPv6 flow; 48 bytes, so some straddle two cache lines (see prefetch). */
+struct flowgen_flow6 {
+	uint8_t addr[32];	/* source, destination */
+	rte_be16_t port[2];
+	uint16_t l4_cksum;
+	uint8_t tmpl;
+	uint32_t rss;
+} __rte_aligned(16);
+
+/*
+ * Alias table entry (Walker/Vose): slot k is drawn uniformly, then kept when
+ * a 32-bit random number is below thresh, else replaced by alias.
+ */
+struct flowgen_alias {
+	uint32_t thresh;
+	uint32_t alias;
+};
+
+/* A 5-tuple as made from a flow id, before it is stored in a flow. */
+struct flowgen_tuple {
+	uint32_t src4, dst4;	/* host order */
+	uint8_t src6[16], dst6[16];
+	uint16_t sport, dport;	/* host order */
+	uint8_t tmpl;
+	uint32_t rss;
+};
+
+struct pmd_internals;
+
+struct flowgen_rxq {
+	/* read on every burst */
+	struct rte_mempool *mp;
+	const struct flowgen_tmpl *tmpl;	/* [FLOWGEN_TMPL_NUM] */
+	void *flows;			/* flowgen_flow4 or flowgen_flow6 [nb_flows] */
+	struct flowgen_alias *alias;	/* NULL: uniform popularity */
+	uint32_t nb_flows;
+	uint16_t pkt_size;
+	uint16_t port_id;
+	uint64_t ol_flags;
+	uint64_t rng;			/* xorshift64* state, never 0 */
+	unsigned int ring_head;		/* next position of the pick ring */
+	uint32_t ahead[FLOWGEN_AHEAD];	/* chosen and prefetched flows */
+	uint32_t pre_slot[FLOWGEN_AHEAD]; /* zipf: drawn slots, alias entry prefetched */
+	uint32_t pre_hi[FLOWGEN_AHEAD];	/* zipf: their alias decision bits */
+	uint64_t churn_left;		/* packets of this chunk before the next new flow */
+	double churn_inv_log;		/* 1 / ln(1 - new_flow_rate), gap sampling */
+	int churn;			/* new_flow_rate > 0 */
+	/* written on every burst, read by stats_get */
+	uint64_t pkts;
+	uint64_t bytes;
+	uint64_t pkts_base;		/* stats_reset snapshot */
+	uint64_t bytes_base;
+	/* slow path */
+	uint64_t *alloc_failed;		/* the port's rx_mbuf_alloc_failed */
+	const struct pmd_internals *pi;
+	uint64_t next_id;		/* next flow id to try, ids = queue_id mod nb_queues */
+	uint16_t queue_id;
+	uint16_t nb_queues;
+};
+
+struct flowgen_txq {
+	uint64_t pkts;
+	uint64_t bytes;
+	uint64_t pkts_base;
+	uint64_t bytes_base;
+};
+
+struct pmd_internals {
+	struct flowgen_options opt;
+	uint16_t pkt_size;
+	struct rte_ether_addr mac;
+	uint8_t rss_key[RTE_PMD_FLOWGEN_RSS_KEY_LEN];
+	struct flowgen_tmpl tmpl[FLOWGEN_TMPL_NUM];
+};
+
+static const struct rte_eth_link flowgen_link_down = {
+	.link_speed = RTE_ETH_SPEED_NUM_10G,
+	.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
+	.link_status = RTE_ETH_LINK_DOWN,
+	.link_autoneg = RTE_ETH_LINK_FIXED,
+};
+
+/* The symmetric Toeplitz key (0x6d5a repeated): both directions hash alike. */
+static void
+flowgen_rss_key_init(uint8_t *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_PMD_FLOWGEN_RSS_KEY_LEN; i += 2) {
+		key[i] = 0x6d;
+		key[i + 1] = 0x5a;
+	}
+}
+
+#define FLOWGEN_RSS_OFFLOADS \
+	(RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_NONFRAG_IPV4_UDP | RTE_ETH_RSS_NONFRAG_IPV4_TCP | \
+	 RTE_ETH_RSS_IPV6 | RTE_ETH_RSS_NONFRAG_IPV6_UDP | RTE_ETH_RSS_NONFRAG_IPV6_TCP)
+
+/* ---------------------------------------------------------------------- */
+/* random numbers and flow ids */
+
+/* splitmix64 finaliser: a bijection of 64-bit values, so distinct ids stay distinct. */
+static inline uint64_t
+flowgen_mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+/* xorshift64*: one multiply and three shifts per 64 random bits. */
+static inline uint64_t
+flowgen_rand(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+/* Uniform value below n from 32 random bits (multiply-shift, no division). */
+static inline uint32_t
+flowgen_below(uint32_t r, uint32_t n)
+{
+	return (uint32_t)(((uint64_t)r * n) >> 32);
+}
+
+/* Destination ports of the population: a flow's 3 spare id bits pick one. */
+static const uint16_t flowgen_dports[8] = {
+	53, 80, 123, 443, 993, 5060, 8080, 8443,
+};
+
+/*
+ * Make the 5-tuple of a flow id. The 64 bits of mix(id) are split over
+ * source (23 bits), destination (23), source port (15) and destination port
+ * (3): the mapping is injective, so every id gives a distinct 5-tuple.
+ */
+static void
+flowgen_tuple_make(const struct pmd_internals *pi, uint64_t id, struct flowgen_tuple *t)
+{
+	uint64_t v = flowgen_mix64(id + pi->opt.seed * 0x9e3779b97f4a7c15ULL);
+	uint32_t src = v & 0x7fffff;
+	uint32_t dst = (v >> 23) & 0x7fffff;
+
+	t->sport = 0x8000 | ((v >> 46) & 0x7fff);
+	t->dport = flowgen_dports[v >> 61];
+	if (pi->opt.proto == FLOWGEN_PROTO_MIX)
+		t->tmpl = flowgen_mix64(v) & 1 ? FLOWGEN_TMPL_TCP : FLOWGEN_TMPL_UDP;
+	else
+		t->tmpl = pi->opt.proto == FLOWGEN_PROTO_TCP ? FLOWGEN_TMPL_TCP : FLOWGEN_TMPL_UDP;
+
+	if (!pi->opt.ipv6) {
+		t->src4 = RTE_IPV4(10, 0, 0, 0) | src;
+		t->dst4 = RTE_IPV4(10, 128, 0, 0) | dst;
+		return;
+	}
+	/* fd00::/64 and fd00:0:0:1::/64 hold the 23 bits in their last word */
+	memset(t->src6, 0, sizeof(t->src6));
+	memset(t->dst6, 0, sizeof(t->dst6));
+	t->src6[0] = 0xfd;
+	t->dst6[0] = 0xfd;
+	t->dst6[7] = 1;
+	src = rte_cpu_to_be_32(src);
+	dst = rte_cpu_to_be_32(dst);
+	memcpy(&t->src6[12], &src, sizeof(src));
+	memcpy(&t->dst6[12], &dst, sizeof(dst));
+}
+
+/* Toeplitz hash of (src, dst, sport, dport), as a NIC's RSS computes it. */
+static uint32_t
+flowgen_tuple_rss(const struct pmd_internals *pi, const struct flowgen_tuple *t)
+{
+	union rte_thash_tuple tt;
+	struct rte_ipv6_hdr ip6;
+
+	memset(&tt, 0, sizeof(tt));
+	if (!pi->opt.ipv6) {
+		tt.v4.src_addr = t->src4;
+		tt.v4.dst_addr = t->dst4;
+		tt.v4.sport = t->sport;
+		tt.v4.dport = t->dport;
+		return rte_softrss((uint32_t *)&tt, RTE_THASH_V4_L4_LEN, pi->rss_key);
+	}
+	memcpy(ip6.src_addr, t->src6, sizeof(ip6.src_addr));
+	memcpy(ip6.dst_addr, t->dst6, sizeof(ip6.dst_addr));
+	rte_thash_load_v6_addrs(&ip6, &tt);
+	tt.v6.sport = t->sport;
+	tt.v6.dport = t->dport;
+	return rte_softrss((uint32_t *)&tt, RTE_THASH_V6_L4_LEN, pi->rss_key);
+}
+
+/* The queue a NIC with the default redirection table would pick. */
+static inline uint16_t
+flowgen_rss_queue(uint32_t rss, uint16_t nb_queues)
+{
+	return (rss % RTE_PMD_FLOWGEN_RETA_SIZE) % nb_queues;
+}
+
+/* ---------------------------------------------------------------------- */
+/* checksums: ones' complement sums of 16-bit words taken in memory order */
+
+static uint32_t
+flowgen_sum16(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint32_t sum = 0;
+	uint16_t w;
+
+	for (; len >= 2; len -= 2, p += 2) {
+		memcpy(&w, p, sizeof(w));
+		sum += w;
+	}
+	if (len != 0) {
+		uint8_t last[2] = { p[0], 0 };
+
+		memcpy(&w, last, sizeof(w));
+		sum += w;
+	}
+	return sum;
+}
+
+static uint16_t
+flowgen_fold(uint64_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+/* Final L4 checksum; UDP sends a computed 0 as 0xffff (0 means "none"). */
+static uint16_t
+flowgen_l4_cksum(const struct flowgen_tmpl *t, uint8_t tmpl_idx, uint64_t var_sum)
+{
+	uint16_t ck = (uint16_t)~flowgen_fold(t->l4_sum + var_sum);
+
+	if (ck == 0 && tmpl_idx == FLOWGEN_TMPL_UDP)
+		ck = 0xffff;
+	return ck;
+}
+
+/* ---------------------------------------------------------------------- */
+/* flows */
+
+static void
+flowgen_flow4_set(const struct pmd_internals *pi, struct flowgen_flow4 *f,
+		const struct flowgen_tuple *t)
+{
+	const struct flowgen_tmpl *tm = &pi->tmpl[t->tmpl];
+	uint32_t addr_sum, port_sum;
+
+	f->addr[0] = rte_cpu_to_be_32(t->src4);
+	f->addr[1] = rte_cpu_to_be_32(t->dst4);
+	f->port[0] = rte_cpu_to_be_16(t->sport);
+	f->port[1] = rte_cpu_to_be_16(t->dport);
+	f->tmpl = t->tmpl;
+	f->rss = t->rss;
+	addr_sum = flowgen_sum16(f->addr, sizeof(f->addr));
+	port_sum = flowgen_sum16(f->port, sizeof(f->port));
+	f->ip_cksum = (uint16_t)~flowgen_fold((uint64_t)tm->ip_sum + addr_sum);
+	f->l4_cksum = flowgen_l4_cksum(tm, t->tmpl, (uint64_t)addr_sum + port_sum);
+}
+
+static void
+flowgen_flow6_set(const struct pmd_internals *pi, struct flowgen_flow6 *f,
+		const struct flowgen_tuple *t)
+{
+	const struct flowgen_tmpl *tm = &pi->tmpl[t->tmpl];
+	uint32_t var_sum;
+
+	memcpy(f->addr, t->src6, 16);
+	memcpy(f->addr + 16, t->dst6, 16);
+	f->port[0] = rte_cpu_to_be_16(t->sport);
+	f->port[1] = rte_cpu_to_be_16(t->dport);
+	f->tmpl = t->tmpl;
+	f->rss = t->rss;
+	var_sum = flowgen_sum16(f->addr, sizeof(f->addr)) +
+		flowgen_sum16(f->port, sizeof(f->port));
+	f->l4_cksum = flowgen_l4_cksum(tm, t->tmpl, var_sum);
+}
+
+/*
+ * Put a new flow in a slot of the queue: the next ids of this queue's id
+ * class are tried until one hashes to this queue, so that every flow stays
+ * on one queue and ids (hence 5-tuples) are never shared between queues.
+ */
+static void
+flowgen_flow_new(struct flowgen_rxq *q, uint32_t slot)
+{
+	const struct pmd_internals *pi = q->pi;
+	struct flowgen_tuple t;
+
+	do {
+		flowgen_tuple_make(pi, q->next_id, &t);
+		q->next_id += q->nb_queues;
+		t.rss = flowgen_tuple_rss(pi, &t);
+	} while (flowgen_rss_queue(t.rss, q->nb_queues) != q->queue_id);
+
+	if (pi->opt.ipv6)
+		flowgen_flow6_set(pi, (struct flowgen_flow6 *)q->flows + slot, &t);
+	else
+		flowgen_flow4_set(pi, (struct flowgen_flow4 *)q->flows + slot, &t);
+}
+
+/* Build the alias table of a zipf(s) popularity over ranks 0..n-1 (Vose). */
+static int
+flowgen_alias_build(struct flowgen_alias *tab, uint32_t n, double s)
+{
+	double *p = malloc(sizeof(*p) * n);
+	uint32_t *small = malloc(sizeof(*small) * n);
+	uint32_t *large = malloc(sizeof(*large) * n);
+	uint32_t k, ns = 0, nl = 0;
+	double sum = 0.0;
+
+	if (p == NULL || small == NULL || large == NULL) {
+		free(p);
+		free(small);
+		free(large);
+		return -ENOMEM;
+	}
+	for (k = 0; k < n; k++) {
+		p[k] = pow((double)k + 1.0, -s);
+		sum += p[k];
+	}
+	/* scale so that the mean is 1: a slot keeps its own mass p, lends 1 - p */
+	for (k = 0; k < n; k++) {
+		p[k] = p[k] * n / sum;
+		if (p[k] < 1.0)
+			small[ns++] = k;
+		else
+			large[nl++] = k;
+	}
+	while (ns > 0 && nl > 0) {
+		uint32_t l = small[--ns];
+		uint32_t g = large[nl - 1];
+
+		tab[l].thresh = (uint32_t)(p[l] * 4294967296.0);
+		tab[l].alias = g;
+		p[g] -= 1.0 - p[l];
+		if (p[g] < 1.0) {
+			nl--;
+			small[ns++] = g;
+		}
+	}
+	/* what is left has mass 1 up to rounding: always keep the slot */
+	while (nl > 0) {
+		k = large[--nl];
+		tab[k].thresh = UINT32_MAX;
+		tab[k].alias = k;
+	}
+	while (ns > 0) {
+		k = small[--ns];
+		tab[k].thresh = UINT32_MAX;
+		tab[k].alias = k;
+	}
+	free(p);
+	free(small);
+	free(large);
+	return 0;
+}
+
+static void
+flowgen_rxq_free(struct flowgen_rxq *q)
+{
+	if (q == NULL)
+		return;
+	rte_free(q->flows);
+	rte_free(q->alias);
+	rte_free(q);
+}
+
+/* Fill the queue's population: its share of the flows, and the alias table. */
+static int
+flowgen_population_create(struct flowgen_rxq *q, uint32_t nb_flows, int socket_id)
+{
+	const struct pmd_internals *pi = q->pi;
+	size_t rec = pi->opt.ipv6 ? sizeof(struct flowgen_flow6) : sizeof(struct flowgen_flow4);
+	uint32_t k;
+
+	q->nb_flows = nb_flows;
+	if (nb_flows == 0)
+		return 0;
+	q->flows = rte_zmalloc_socket("flowgen_flows", rec * nb_flows,
+			RTE_CACHE_LINE_SIZE, socket_id);
+	if (q->flows == NULL)
+		return -ENOMEM;
+	for (k = 0; k < nb_flows; k++)
+		flowgen_flow_new(q, k);
+	if (pi->opt.zipf_s == 0.0)
+		return 0;
+	q->alias = rte_malloc_socket("flowgen_alias", sizeof(*q->alias) * nb_flows,
+			RTE_CACHE_LINE_SIZE, socket_id);
+	if (q->alias == NULL)
+		return -ENOMEM;
+	return flowgen_alias_build(q->alias, nb_flows, pi->opt.zipf_s);
+}
+
+/* Packets until the next new flow: geometric with mean 1 / new_flow_rate. */
+static uint64_t
+flowgen_churn_gap(struct flowgen_rxq *q)
+{
+	double u = (double)(flowgen_rand(&q->rng) >> 11) * 0x1.0p-53;
+	double gap = log1p(-u) * q->churn_inv_log;
+
+	if (gap > (double)(UINT64_C(1) << 62))
+		return UINT64_C(1) << 62;
+	return 1 + (uint64_t)gap;
+}
+
+/* ---------------------------------------------------------------------- */
+/* fast path */
+
+/*
+ * Draw an alias-table slot and the 32 bits that decide between it and its
+ * alias; the entry is prefetched, to be read a burst later.
+ */
+static inline void
+flowgen_draw_zipf(struct flowgen_rxq *q, unsigned int pos)
+{
+	uint64_t r = flowgen_rand(&q->rng);
+
+	q->pre_slot[pos] = flowgen_below((uint32_t)r, q->nb_flows);
+	q->pre_hi[pos] = (uint32_t)(r >> 32);
+	rte_prefetch0(&q->alias[q->pre_slot[pos]]);
+}
+
+static inline void
+flowgen_prefetch_flow(const struct flowgen_rxq *q, uint32_t i, size_t rec)
+{
+	const uint8_t *f = (const uint8_t *)q->flows + (size_t)i * rec;
+
+	rte_prefetch0(f);
+	if (rec > sizeof(struct flowgen_flow4))
+		rte_prefetch0(f + rec - 1); /* IPv6 flows may straddle two lines */
+}
+
+/*
+ * Choose the flow of each packet of a chunk. A large population does not fit
+ * in cache, so choices are pipelined over bursts: a position of the ring
+ * hands out the flow it chose (and prefetched) one burst ago, resolves the
+ * alias entry it prefetched one burst ago into its next flow, and draws anew.
+ */
+static inline void
+flowgen_pick(struct flowgen_rxq *q, uint32_t *idx, unsigned int n, size_t rec)
+{
+	unsigned int i, pos;
+
+	for (i = 0; i < n; i++) {
+		pos = (q->ring_head + i) % FLOWGEN_AHEAD;
+		idx[i] = q->ahead[pos];
+		if (q->alias == NULL) {
+			q->ahead[pos] = flowgen_below((uint32_t)flowgen_rand(&q->rng),
+					q->nb_flows);
+		} else {
+			const struct flowgen_alias *a = &q->alias[q->pre_slot[pos]];
+
+			q->ahead[pos] = q->pre_hi[pos] < a->thresh ? q->pre_slot[pos] : a->alias;
+			flowgen_draw_zipf(q, pos);
+		}
+		flowgen_prefetch_flow(q, q->ahead[pos], rec);
+	}
+	q->ring_head = (q->ring_head + n) % FLOWGEN_AHEAD;
+}
+
+/* Fill the pick pipeline before the first burst. */
+static void
+flowgen_pick_init(struct flowgen_rxq *q)
+{
+	unsigned int pos;
+	uint32_t unused[FLOWGEN_AHEAD];
+
+	for (pos = 0; pos < FLOWGEN_AHEAD; pos++) {
+		if (q->alias != NULL)
+			flowgen_draw_zipf(q, pos);
+	}
+	/* one pass moves the draws into ahead[], the hand-outs are dropped */
+	flowgen_pick(q, unused, FLOWGEN_AHEAD, q->pi->opt.ipv6 ?
+		sizeof(struct flowgen_flow6) : sizeof(struct flowgen_flow4));
+}
+
+/* New flows due in this chunk replace uniformly chosen flows of the queue. */
+static inline void
+flowgen_churn(struct flowgen_rxq *q, uint32_t *idx, unsigned int n)
+{
+	if (!q->churn)
+		return;
+	while (q->churn_left < n) {
+		uint32_t slot = flowgen_below((uint32_t)flowgen_rand(&q->rng), q->nb_flows);
+
+		flowgen_flow_new(q, slot);
+		idx[q->churn_left] = slot;
+		q->churn_left += flowgen_churn_gap(q);
+	}
+	q->churn_left -= n;
+}
+
+static inline uint8_t *
+flowgen_frame_copy(const struct flowgen_rxq *q, struct rte_mbuf *m,
+		const struct flowgen_tmpl *t)
+{
+	uint8_t *p = (uint8_t *)m->buf_addr + RTE_PKTMBUF_HEADROOM;
+
+	if (likely(q->pkt_size == 64))
+		rte_mov64(p, t->frame);
+	else
+		rte_memcpy(p, t->frame, q->pkt_size);
+	return p;
+}
+
+/* The mbuf fields a NIC's RX path fills; the pool keeps next NULL. */
+static inline void
+flowgen_mbuf_fill(const struct flowgen_rxq *q, struct rte_mbuf *m, uint32_t ptype,
+		uint32_t rss)
+{
+	m->data_off = RTE_PKTMBUF_HEADROOM;
+	rte_mbuf_refcnt_set(m, 1);
+	m->nb_segs = 1;
+	m->port = q->port_id;
+	m->ol_flags = q->ol_flags;
+	m->packet_type = ptype;
+	m->pkt_len = q->pkt_size;
+	m->data_len = q->pkt_size;
+	m->hash.rss = rss;
+}
+
+static inline void
+flowgen_build4(const struct flowgen_rxq *q, struct rte_mbuf *m, const struct flowgen_flow4 *f)
+{
+	const struct flowgen_tmpl *t = &q->tmpl[f->tmpl];
+	uint8_t *p = flowgen_frame_copy(q, m, t);
+
+	memcpy(p + FLOWGEN_IP4_ADDR_OFF, f->addr, sizeof(f->addr));
+	memcpy(p + FLOWGEN_IP4_L4_OFF, f->port, sizeof(f->port));
+	memcpy(p + FLOWGEN_IP4_CKSUM_OFF, &f->ip_cksum, sizeof(f->ip_cksum));
+	memcpy(p + t->l4_cksum_off, &f->l4_cksum, sizeof(f->l4_cksum));
+	flowgen_mbuf_fill(q, m, t->ptype, f->rss);
+}
+
+static inline void
+flowgen_build6(const struct flowgen_rxq *q, struct rte_mbuf *m, const struct flowgen_flow6 *f)
+{
+	const struct flowgen_tmpl *t = &q->tmpl[f->tmpl];
+	uint8_t *p = flowgen_frame_copy(q, m, t);
+
+	memcpy(p + FLOWGEN_IP6_ADDR_OFF, f->addr, sizeof(f->addr));
+	memcpy(p + FLOWGEN_IP6_L4_OFF, f->port, sizeof(f->port));
+	memcpy(p + t->l4_cksum_off, &f->l4_cksum, sizeof(f->l4_cksum));
+	flowgen_mbuf_fill(q, m, t->ptype, f->rss);
+}
+
+/* Generate one chunk of at most FLOWGEN_CHUNK packets; 0 when the pool is empty. */
+static inline unsigned int
+flowgen_rx_chunk(struct flowgen_rxq *q, struct rte_mbuf **bufs, unsigned int n, int ipv6)
+{
+	size_t rec = ipv6 ? sizeof(struct flowgen_flow6) : sizeof(struct flowgen_flow4);
+	uint32_t idx[FLOWGEN_CHUNK];
+	unsigned int i;
+
+	if (unlikely(rte_mempool_get_bulk(q->mp, (void **)bufs, n) != 0))
+		return 0;
+	flowgen_pick(q, idx, n, rec);
+	flowgen_churn(q, idx, n);
+	for (i = 0; i < n; i++) {
+		if (ipv6)
+			flowgen_build6(q, bufs[i], (struct flowgen_flow6 *)q->flows + idx[i]);
+		else
+			flowgen_build4(q, bufs[i], (struct flowgen_flow4 *)q->flows + idx[i]);
+	}
+	return n;
+}
+
+/* Single writer per queue: a relaxed store lets stats_get read without tearing. */
+static inline void
+flowgen_count(uint64_t *pkts, uint64_t *bytes, uint64_t n, uint64_t b)
+{
+	__atomic_store_n(pkts, *pkts + n, __ATOMIC_RELAXED);
+	__atomic_store_n(bytes, *bytes + b, __ATOMIC_RELAXED);
+}
+
+static inline uint16_t
+flowgen_rx(void *queue, struct rte_mbuf **bufs, uint16_t nb_bufs, int ipv6)
+{
+	struct flowgen_rxq *q = queue;
+	unsigned int done = 0, n, got;
+
+	if (unlikely(q->nb_flows == 0))
+		return 0;
+	while (done < nb_bufs) {
+		n = RTE_MIN((unsigned int)(nb_bufs - done), (unsigned int)FLOWGEN_CHUNK);
+		got = flowgen_rx_chunk(q, bufs + done, n, ipv6);
+		if (unlikely(got == 0)) {
+			__atomic_fetch_add(q->alloc_failed, n, __ATOMIC_RELAXED);
+			break;
+		}
+		done += got;
+	}
+	flowgen_count(&q->pkts, &q->bytes, done, (uint64_t)done * q->pkt_size);
+	return done;
+}
+
+static uint16_t
+flowgen_rx4(void *queue, struct rte_mbuf **bufs, uint16_t nb_bufs)
+{
+	return flowgen_rx(queue, bufs, nb_bufs, 0);
+}
+
+static uint16_t
+flowgen_rx6(void *queue, struct rte_mbuf **bufs, uint16_t nb_bufs)
+{
+	return flowgen_rx(queue, bufs, nb_bufs, 1);
+}
+
+static uint16_t
+flowgen_tx(void *queue, struct rte_mbuf **bufs, uint16_t nb_bufs)
+{
+	struct flowgen_txq *q = queue;
+	uint64_t bytes = 0;
+	uint16_t i;
+
+	for (i = 0; i < nb_bufs; i++)
+		bytes += rte_pktmbuf_pkt_len(bufs[i]);
+	rte_pktmbuf_free_bulk(bufs, nb_bufs);
+	flowgen_count(&q->pkts, &q->bytes, nb_bufs, bytes);
+	return nb_bufs;
+}
+
+/* ---------------------------------------------------------------------- */
+/* frame templates */
+
+static uint16_t
+flowgen_l4_hdr_len(enum flowgen_tmpl_idx t)
+{
+	return t == FLOWGEN_TMPL_TCP ? sizeof(struct rte_tcp_hdr) : sizeof(struct rte_udp_hdr);
+}
+
+static uint16_t
+flowgen_hdr_len(unsigned int ipv6, enum flowgen_tmpl_idx t)
+{
+	return RTE_ETHER_HDR_LEN + (ipv6 ? sizeof(struct rte_ipv6_hdr) :
+		sizeof(struct rte_ipv4_hdr)) + flowgen_l4_hdr_len(t);
+}
+
+/* L4 header with ports and checksum zero; returns the checksum's offset in it. */
+static uint16_t
+flowgen_l4_hdr_init(uint8_t *l4, enum flowgen_tmpl_idx t, uint16_t l4_len)
+{
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)l4;
+	struct rte_tcp_hdr *tcp = (struct rte_tcp_hdr *)l4;
+
+	if (t == FLOWGEN_TMPL_UDP) {
+		udp->dgram_len = rte_cpu_to_be_16(l4_len);
+		return offsetof(struct rte_udp_hdr, dgram_cksum);
+	}
+	tcp->sent_seq = rte_cpu_to_be_32(1);
+	tcp->recv_ack = rte_cpu_to_be_32(1);
+	tcp->data_off = (sizeof(*tcp) / 4) << 4;
+	tcp->tcp_flags = RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG;
+	tcp->rx_win = rte_cpu_to_be_16(0xffff);
+	return offsetof(struct rte_tcp_hdr, cksum);
+}
+
+static void
+flowgen_tmpl_init(struct pmd_internals *pi, enum flowgen_tmpl_idx ti)
+{
+	static const struct rte_ether_addr src_mac = {
+		.addr_bytes = { 0x02, 0x46, 0x47, 0x00, 0x00, 0x01 } };
+	struct flowgen_tmpl *t = &pi->tmpl[ti];
+	unsigned int ipv6 = pi->opt.ipv6;
+	uint16_t l3_len = ipv6 ? sizeof(struct rte_ipv6_hdr) : sizeof(struct rte_ipv4_hdr);
+	uint16_t l4_off = RTE_ETHER_HDR_LEN + l3_len;
+	uint16_t l4_len = pi->pkt_size - l4_off;
+	uint8_t proto = ti == FLOWGEN_TMPL_TCP ? IPPROTO_TCP : IPPROTO_UDP;
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)t->frame;
+	unsigned int i;
+
+	memset(t->frame, 0, sizeof(t->frame));
+	/* a payload that is not all zeros, so that checksum slips show */
+	for (i = flowgen_hdr_len(ipv6, ti); i < pi->pkt_size; i++)
+		t->frame[i] = (uint8_t)i;
+	rte_ether_addr_copy(&pi->mac, &eth->dst_addr);
+	rte_ether_addr_copy(&src_mac, &eth->src_addr);
+	t->l4_cksum_off = l4_off + flowgen_l4_hdr_init(t->frame + l4_off, ti, l4_len);
+	t->ptype = RTE_PTYPE_L2_ETHER |
+		(ti == FLOWGEN_TMPL_TCP ? RTE_PTYPE_L4_TCP : RTE_PTYPE_L4_UDP);
+
+	if (ipv6) {
+		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(eth + 1);
+
+		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+		ip6->vtc_flow = rte_cpu_to_be_32(6u << 28);
+		ip6->payload_len = rte_cpu_to_be_16(l4_len);
+		ip6->proto = proto;
+		ip6->hop_limits = 64;
+		t->ip_sum = 0;
+		t->ptype |= RTE_PTYPE_L3_IPV6;
+	} else {
+		struct rte_ipv4_hdr *ip4 = (struct rte_ipv4_hdr *)(eth + 1);
+
+		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+		ip4->version_ihl = RTE_IPV4_VHL_DEF;
+		ip4->total_length = rte_cpu_to_be_16(pi->pkt_size - RTE_ETHER_HDR_LEN);
+		ip4->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
+		ip4->time_to_live = 64;
+		ip4->next_proto_id = proto;
+		t->ip_sum = flowgen_sum16(ip4, sizeof(*ip4));
+		t->ptype |= RTE_PTYPE_L3_IPV4;
+	}
+	/* pseudo-header: addresses come per flow; protocol and L4 length here */
+	t->l4_sum = flowgen_sum16(t->frame + l4_off, l4_len) +
+		rte_cpu_to_be_16(proto) + rte_cpu_to_be_16(l4_len);
+}
+
+/* ---------------------------------------------------------------------- */
+/* control path */
+
+static int
+flowgen_dev_configure(struct rte_eth_dev *dev __rte_unused)
+{
+	return 0;
+}
+
+static void
+flowgen_queue_states(struct rte_eth_dev *dev, uint8_t state)
+{
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		dev->data->rx_queue_state[i] = state;
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		dev->data->tx_queue_state[i] = state;
+}
+
+static int
+flowgen_dev_start(struct rte_eth_dev *dev)
+{
+	dev->data->dev_link.link_status = RTE_ETH_LINK_UP;
+	flowgen_queue_states(dev, RTE_ETH_QUEUE_STATE_STARTED);
+	return 0;
+}
+
+static int
+flowgen_dev_stop(struct rte_eth_dev *dev)
+{
+	dev->data->dev_link.link_status = RTE_ETH_LINK_DOWN;
+	flowgen_queue_states(dev, RTE_ETH_QUEUE_STATE_STOPPED);
+	return 0;
+}
+
+static int
+flowgen_dev_close(struct rte_eth_dev *dev)
+{
+	uint16_t i;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return 0;
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		flowgen_rxq_free(dev->data->rx_queues[i]);
+		dev->data->rx_queues[i] = NULL;
+	}
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		rte_free(dev->data->tx_queues[i]);
+		dev->data->tx_queues[i] = NULL;
+	}
+	/* part of dev_private: must not be freed on its own by ethdev */
+	dev->data->mac_addrs = NULL;
+	return 0;
+}
+
+static int
+flowgen_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
+{
+	const struct pmd_internals *pi = dev->data->dev_private;
+
+	info->max_mac_addrs = 1;
+	/* frames are pkt_size long; a standard MTU is accepted as well */
+	info->max_rx_pktlen = RTE_MAX((uint32_t)pi->pkt_size, (uint32_t)RTE_ETHER_MAX_LEN);
+	info->max_mtu = info->max_rx_pktlen - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN;
+	info->min_rx_bufsize = pi->pkt_size;
+	info->max_rx_queues = pi->opt.queues;
+	info->max_tx_queues = pi->opt.queues;
+	info->reta_size = RTE_PMD_FLOWGEN_RETA_SIZE;
+	info->hash_key_size = RTE_PMD_FLOWGEN_RSS_KEY_LEN;
+	info->flow_type_rss_offloads = FLOWGEN_RSS_OFFLOADS;
+	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_RSS_HASH | RTE_ETH_RX_OFFLOAD_CHECKSUM;
+	info->speed_capa = RTE_ETH_LINK_SPEED_10G;
+	return 0;
+}
+
+static int
+flowgen_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc __rte_unused,
+		unsigned int socket_id, const struct rte_eth_rxconf *conf __rte_unused,
+		struct rte_mempool *mp)
+{
+	const struct pmd_internals *pi = dev->data->dev_private;
+	uint16_t nb_queues = dev->data->nb_rx_queues;
+	uint32_t share = pi->opt.flows / nb_queues + (qid < pi->opt.flows % nb_queues);
+	struct flowgen_rxq *q;
+	int ret;
+
+	if (rte_pktmbuf_data_room_size(mp) < RTE_PKTMBUF_HEADROOM + pi->pkt_size) {
+		FLOWGEN_LOG(ERR, "mbufs of %s too small for %u-byte frames", mp->name,
+			pi->pkt_size);
+		return -EINVAL;
+	}
+	q = rte_zmalloc_socket("flowgen_rxq", sizeof(*q), RTE_CACHE_LINE_SIZE, socket_id);
+	if (q == NULL)
+		return -ENOMEM;
+	q->mp = mp;
+	q->alloc_failed = &dev->data->rx_mbuf_alloc_failed;
+	q->pi = pi;
+	q->tmpl = pi->tmpl;
+	q->pkt_size = pi->pkt_size;
+	q->port_id = dev->data->port_id;
+	q->queue_id = qid;
+	q->nb_queues = nb_queues;
+	q->next_id = qid;
+	q->ol_flags = RTE_MBUF_F_RX_RSS_HASH | RTE_MBUF_F_RX_L4_CKSUM_GOOD |
+		(pi->opt.ipv6 ? 0 : RTE_MBUF_F_RX_IP_CKSUM_GOOD);
+	q->rng = flowgen_mix64(pi->opt.seed ^ flowgen_mix64(qid + 1)) | 1;
+	ret = flowgen_population_create(q, share, socket_id);
+	if (ret != 0) {
+		FLOWGEN_LOG(ERR, "no memory for %u flows of queue %u", share, qid);
+		flowgen_rxq_free(q);
+		return ret;
+	}
+	if (share != 0)
+		flowgen_pick_init(q);
+	q->churn = pi->opt.new_flow_rate > 0.0;
+	if (q->churn) {
+		q->churn_inv_log = pi->opt.new_flow_rate >= 1.0 ? 0.0 :
+			1.0 / log1p(-pi->opt.new_flow_rate);
+		q->churn_left = flowgen_churn_gap(q) - 1;
+	}
+	dev->data->rx_queues[qid] = q;
+	return 0;
+}
+
+static int
+flowgen_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc __rte_unused,
+		unsigned int socket_id, const struct rte_eth_txconf *conf __rte_unused)
+{
+	struct flowgen_txq *q;
+
+	q = rte_zmalloc_socket("flowgen_txq", sizeof(*q), RTE_CACHE_LINE_SIZE, socket_id);
+	if (q == NULL)
+		return -ENOMEM;
+	dev->data->tx_queues[qid] = q;
+	return 0;
+}
+
+static void
+flowgen_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	flowgen_rxq_free(dev->data->rx_queues[qid]);
+	dev->data->rx_queues[qid] = NULL;
+}
+
+static void
+flowgen_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	rte_free(dev->data->tx_queues[qid]);
+	dev->data->tx_queues[qid] = NULL;
+}
+
+static int
+flowgen_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
+{
+	struct rte_eth_link link = flowgen_link_down;
+
+	if (dev->data->dev_started)
+		link.link_status = RTE_ETH_LINK_UP;
+	return rte_eth_linkstatus_set(dev, &link);
+}
+
+static int
+flowgen_noop(struct rte_eth_dev *dev __rte_unused)
+{
+	return 0;
+}
+
+static int
+flowgen_mtu_set(struct rte_eth_dev *dev __rte_unused, uint16_t mtu __rte_unused)
+{
+	return 0;
+}
+
+static uint64_t
+flowgen_since(const uint64_t *count, uint64_t base)
+{
+	return __atomic_load_n(count, __ATOMIC_RELAXED) - base;
+}
+
+static int
+flowgen_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+{
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		const struct flowgen_rxq *q = dev->data->rx_queues[i];
+		uint64_t p, b;
+
+		if (q == NULL)
+			continue;
+		p = flowgen_since(&q->pkts, q->pkts_base);
+		b = flowgen_since(&q->bytes, q->bytes_base);
+		st->ipackets += p;
+		st->ibytes += b;
+		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			st->q_ipackets[i] = p;
+			st->q_ibytes[i] = b;
+		}
+	}
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		const struct flowgen_txq *q = dev->data->tx_queues[i];
+		uint64_t p, b;
+
+		if (q == NULL)
+			continue;
+		p = flowgen_since(&q->pkts, q->pkts_base);
+		b = flowgen_since(&q->bytes, q->bytes_base);
+		st->opackets += p;
+		st->obytes += b;
+		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			st->q_opackets[i] = p;
+			st->q_obytes[i] = b;
+		}
+	}
+	return 0;
+}
+
+/* A reset snapshots the counters, so that it never races with the datapath. */
+static int
+flowgen_stats_reset(struct rte_eth_dev *dev)
+{
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		struct flowgen_rxq *q = dev->data->rx_queues[i];
+
+		if (q == NULL)
+			continue;
+		q->pkts_base = __atomic_load_n(&q->pkts, __ATOMIC_RELAXED);
+		q->bytes_base = __atomic_load_n(&q->bytes, __ATOMIC_RELAXED);
+	}
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		struct flowgen_txq *q = dev->data->tx_queues[i];
+
+		if (q == NULL)
+			continue;
+		q->pkts_base = __atomic_load_n(&q->pkts, __ATOMIC_RELAXED);
+		q->bytes_base = __atomic_load_n(&q->bytes, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+static const uint32_t *
+flowgen_ptypes_get(struct rte_eth_dev *dev __rte_unused)
+{
+	static const uint32_t ptypes[] = {
+		RTE_PTYPE_L2_ETHER,
+		RTE_PTYPE_L3_IPV4,
+		RTE_PTYPE_L3_IPV6,
+		RTE_PTYPE_L4_UDP,
+		RTE_PTYPE_L4_TCP,
+		RTE_PTYPE_UNKNOWN
+	};
+
+	return ptypes;
+}
+
+static int
+flowgen_rss_hash_conf_get(struct rte_eth_dev *dev, struct rte_eth_rss_conf *conf)
+{
+	const struct pmd_internals *pi = dev->data->dev_private;
+
+	conf->rss_hf = FLOWGEN_RSS_OFFLOADS;
+	if (conf->rss_key != NULL) {
+		if (conf->rss_key_len < RTE_PMD_FLOWGEN_RSS_KEY_LEN)
+			return -EINVAL;
+		memcpy(conf->rss_key, pi->rss_key, RTE_PMD_FLOWGEN_RSS_KEY_LEN);
+	}
+	conf->rss_key_len = RTE_PMD_FLOWGEN_RSS_KEY_LEN;
+	return 0;
+}
+
+static int
+flowgen_reta_query(struct rte_eth_dev *dev, struct rte_eth_rss_reta_entry64 *reta,
+		uint16_t reta_size)
+{
+	uint16_t nb_queues = RTE_MAX(dev->data->nb_rx_queues, (uint16_t)1);
+	uint16_t i;
+
+	if (reta_size != RTE_PMD_FLOWGEN_RETA_SIZE)
+		return -EINVAL;
+	for (i = 0; i < reta_size; i++) {
+		struct rte_eth_rss_reta_entry64 *e = &reta[i / RTE_ETH_RETA_GROUP_SIZE];
+		unsigned int bit = i % RTE_ETH_RETA_GROUP_SIZE;
+
+		if (e->mask & (UINT64_C(1) << bit))
+			e->reta[bit] = i % nb_queues;
+	}
+	return 0;
+}
+
+static const struct eth_dev_ops flowgen_ops = {
+	.dev_configure = flowgen_dev_configure,
+	.dev_start = flowgen_dev_start,
+	.dev_stop = flowgen_dev_stop,
+	.dev_close = flowgen_dev_close,
+	.dev_infos_get = flowgen_dev_infos_get,
+	.dev_supported_ptypes_get = flowgen_ptypes_get,
+	.rx_queue_setup = flowgen_rx_queue_setup,
+	.tx_queue_setup = flowgen_tx_queue_setup,
+	.rx_queue_release = flowgen_rx_queue_release,
+	.tx_queue_release = flowgen_tx_queue_release,
+	.link_update = flowgen_link_update,
+	.promiscuous_enable = flowgen_noop,
+	.promiscuous_disable = flowgen_noop,
+	.allmulticast_enable = flowgen_noop,
+	.allmulticast_disable = flowgen_noop,
+	.mtu_set = flowgen_mtu_set,
+	.stats_get = flowgen_stats_get,
+	.stats_reset = flowgen_stats_reset,
+	.rss_hash_conf_get = flowgen_rss_hash_conf_get,
+	.reta_query = flowgen_reta_query,
+};
+
+/* ---------------------------------------------------------------------- */
+/* devargs */
+
+static int
+flowgen_parse_uint(const char *value, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (value == NULL || *value == '\0' || *value == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(value, &end, 0);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int
+flowgen_arg_flows(const char *key __rte_unused, const char *value, void *opaque)
+{
+	struct flowgen_options *o = opaque;
+	uint64_t v;
+
+	if (flowgen_parse_uint(value, 1, RTE_PMD_FLOWGEN_FLOWS_MAX, &v) != 0)
+		return -EINVAL;
+	o->flows = v;
+	return 0;
+}
+
+static int
+flowgen_arg_queues(const char *key __rte_unused, const char *value, void *opaque)
+{
+	struct flowgen_options *o = opaque;
+	uint64_t v;
+
+	if (flowgen_parse_uint(value, 1, FLOWGEN_QUEUES_MAX, &v) != 0)
+		return -EINVAL;
+	o->queues = v;
+	return 0;
+}
+
+static int
+flowgen_arg_pkt_size(const char *key __rte_unused, const char *value, void *opaque)
+{
+	struct flowgen_options *o = opaque;
+	uint64_t v;
+
+	if (flowgen_parse_uint(value, 1, RTE_PMD_FLOWGEN_PKT_SIZE_MAX, &v) != 0)
+		return -EINVAL;
+	o->pkt_size = v;
+	return 0;
+}
+
+static int
+flowgen_arg_seed(const char *key __rte_unused, const char *value, void *opaque)
+{
+	struct flowgen_options *o = opaque;
+
+	return flowgen_parse_uint(value, 0, UINT64_MAX, &o->seed);
+}
+
+static int
+flowgen_arg_ipv6(const char *key __rte_unused, const char *value, void *opaque)
+{
+	struct flowgen_options *o = opaque;
+	uint64_t v;
+
+	if (flowgen_parse_uint(value, 0, 1, &v) != 0)
+		return -EINVAL;
+	o->ipv6 = v;
+	return 0;
+}
+
+static int
+flowgen_arg_proto(const char *key __rte_unused, const char *value, void *opaque)
+{
+	struct flowgen_options *o = opaque;
+
+	if (strcmp(value, "udp") == 0)
+		o->proto = FLOWGEN_PROTO_UDP;
+	else if (strcmp(value, "tcp") == 0)
+		o->proto = FLOWGEN_PROTO_TCP;
+	else if (strcmp(value, "mix") == 0)
+		o->proto = FLOWGEN_PROTO_MIX;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static int
+flowgen_parse_double(const char *value, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (value == NULL || *value == '\0')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(value, &end);
+	if (errno != 0 || *end != '\0' || !(v >= min && v <= max))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* "uniform", "zipf" (s = 1) or "zipf:<s>" */
+static int
+flowgen_arg_dist(const char *key __rte_unused, const char *value, void *opaque)
+{
+	struct flowgen_options *o = opaque;
+
+	if (strcmp(value, "uniform") == 0) {
+		o->zipf_s = 0.0;
+		return 0;
+	}
+	if (strcmp(value, "zipf") == 0) {
+		o->zipf_s = 1.0;
+		return 0;
+	}
+	if (strncmp(value, "zipf:", 5) != 0)
+		return -EINVAL;
+	if (flowgen_parse_double(value + 5, 0.0, FLOWGEN_ZIPF_S_MAX, &o->zipf_s) != 0 ||
+			o->zipf_s == 0.0)
+		return -EINVAL;
+	return 0;
+}
+
+static int
+flowgen_arg_rate(const char *key __rte_unused, const char *value, void *opaque)
+{
+	struct flowgen_options *o = opaque;
+
+	return flowgen_parse_double(value, 0.0, 1.0, &o->new_flow_rate);
+}
+
+static const struct {
+	const char *key;
+	arg_handler_t handler;
+} flowgen_arg_handlers[] = {
+	{ FLOWGEN_ARG_FLOWS, flowgen_arg_flows },
+	{ FLOWGEN_ARG_DIST, flowgen_arg_dist },
+	{ FLOWGEN_ARG_NEW_FLOW_RATE, flowgen_arg_rate },
+	{ FLOWGEN_ARG_IPV6, flowgen_arg_ipv6 },
+	{ FLOWGEN_ARG_PROTO, flowgen_arg_proto },
+	{ FLOWGEN_ARG_PKT_SIZE, flowgen_arg_pkt_size },
+	{ FLOWGEN_ARG_SEED, flowgen_arg_seed },
+	{ FLOWGEN_ARG_QUEUES, flowgen_arg_queues },
+};
+
+static int
+flowgen_parse_args(const char *params, struct flowgen_options *o)
+{
+	struct rte_kvargs *kvlist;
+	unsigned int i;
+	int ret = 0;
+
+	if (params == NULL || *params == '\0')
+		return 0;
+	kvlist = rte_kvargs_parse(params, valid_arguments);
+	if (kvlist == NULL) {
+		FLOWGEN_LOG(ERR, "cannot parse arguments \"%s\"", params);
+		return -EINVAL;
+	}
+	for (i = 0; i < RTE_DIM(flowgen_arg_handlers); i++) {
+		ret = rte_kvargs_process(kvlist, flowgen_arg_handlers[i].key,
+				flowgen_arg_handlers[i].handler, o);
+		if (ret != 0) {
+			FLOWGEN_LOG(ERR, "bad value for %s", flowgen_arg_handlers[i].key);
+			ret = -EINVAL;
+			break;
+		}
+	}
+	rte_kvargs_free(kvlist);
+	return ret;
+}
+
+/* Frame length: the one asked for, else 64 or the headers' length if larger. */
+static int
+flowgen_pkt_size(const struct flowgen_options *o, uint16_t *size)
+{
+	uint16_t need = flowgen_hdr_len(o->ipv6,
+		o->proto == FLOWGEN_PROTO_UDP ? FLOWGEN_TMPL_UDP : FLOWGEN_TMPL_TCP);
+
+	if (o->pkt_size == 0) {
+		*size = RTE_MAX(need, (uint16_t)RTE_PMD_FLOWGEN_PKT_SIZE_DEFAULT);
+		return 0;
+	}
+	if (o->pkt_size < need) {
+		FLOWGEN_LOG(ERR, "pkt_size %u below the %u bytes of headers", o->pkt_size, need);
+		return -EINVAL;
+	}
+	*size = o->pkt_size;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* probe and remove */
+
+static void
+flowgen_set_burst(struct rte_eth_dev *eth_dev)
+{
+	const struct pmd_internals *pi = eth_dev->data->dev_private;
+
+	eth_dev->rx_pkt_burst = pi->opt.ipv6 ? flowgen_rx6 : flowgen_rx4;
+	eth_dev->tx_pkt_burst = flowgen_tx;
+}
+
+static int
+flowgen_create(struct rte_vdev_device *vdev, const struct flowgen_options *o, uint16_t pkt_size)
+{
+	struct rte_eth_dev_data *data;
+	struct pmd_internals *pi;
+	struct rte_eth_dev *eth_dev;
+
+	if (vdev->device.numa_node == SOCKET_ID_ANY)
+		vdev->device.numa_node = rte_socket_id();
+	eth_dev = rte_eth_vdev_allocate(vdev, sizeof(*pi));
+	if (eth_dev == NULL)
+		return -ENOMEM;
+	data = eth_dev->data;
+	pi = data->dev_private;
+	pi->opt = *o;
+	pi->pkt_size = pkt_size;
+	/* locally administered, fixed per port: frames are reproducible */
+	pi->mac = (struct rte_ether_addr){ .addr_bytes = { 0x02, 0x46, 0x47, 0x00,
+		(uint8_t)(data->port_id >> 8), (uint8_t)data->port_id } };
+	flowgen_rss_key_init(pi->rss_key);
+	if (o->proto != FLOWGEN_PROTO_TCP)
+		flowgen_tmpl_init(pi, FLOWGEN_TMPL_UDP);
+	if (o->proto != FLOWGEN_PROTO_UDP)
+		flowgen_tmpl_init(pi, FLOWGEN_TMPL_TCP);
+
+	data->dev_link = flowgen_link_down;
+	data->mac_addrs = &pi->mac;
+	data->promiscuous = 1;
+	data->all_multicast = 1;
+	data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	eth_dev->dev_ops = &flowgen_ops;
+	flowgen_set_burst(eth_dev);
+	rte_eth_dev_probing_finish(eth_dev);
+	return 0;
+}
+
+static int
+flowgen_probe_secondary(struct rte_vdev_device *vdev)
+{
+	struct rte_eth_dev *eth_dev;
+
+	eth_dev = rte_eth_dev_attach_secondary(rte_vdev_device_name(vdev));
+	if (eth_dev == NULL)
+		return -ENODEV;
+	eth_dev->dev_ops = &flowgen_ops;
+	eth_dev->device = &vdev->device;
+	flowgen_set_burst(eth_dev);
+	rte_eth_dev_probing_finish(eth_dev);
+	return 0;
+}
+
+static int
+flowgen_probe(struct rte_vdev_device *vdev)
+{
+	struct flowgen_options o = {
+		.flows = FLOWGEN_FLOWS_DEFAULT,
+		.proto = FLOWGEN_PROTO_UDP,
+		.queues = 1,
+	};
+	uint16_t pkt_size;
+	int ret;
+
+	if (rte_eal_process_type() == RTE_PROC_SECONDARY)
+		return flowgen_probe_secondary(vdev);
+	ret = flowgen_parse_args(rte_vdev_device_args(vdev), &o);
+	if (ret != 0)
+		return ret;
+	ret = flowgen_pkt_size(&o, &pkt_size);
+	if (ret != 0)
+		return ret;
+	FLOWGEN_LOG(INFO, "%s: %u flows, zipf s %.2f, new flows %.4f, %s/%s, %u bytes, %u queues",
+		rte_vdev_device_name(vdev), o.flows, o.zipf_s, o.new_flow_rate,
+		o.ipv6 ? "ipv6" : "ipv4",
+		o.proto == FLOWGEN_PROTO_MIX ? "mix" : o.proto == FLOWGEN_PROTO_TCP ? "tcp" : "udp",
+		pkt_size, o.queues);
+	return flowgen_create(vdev, &o, pkt_size);
+}
+
+static int
+flowgen_remove(struct rte_vdev_device *vdev)
+{
+	struct rte_eth_dev *eth_dev;
+
+	eth_dev = rte_eth_dev_allocated(rte_vdev_device_name(vdev));
+	if (eth_dev == NULL)
+		return 0; /* already closed */
+	flowgen_dev_close(eth_dev);
+	return rte_eth_dev_release_port(eth_dev);
+}
+
+static struct rte_vdev_driver flowgen_vdev_drv = {
+	.probe = flowgen_probe,
+	.remove = flowgen_remove,
+};
+
+RTE_PMD_REGISTER_VDEV(net_flowgen, flowgen_vdev_drv);
+RTE_PMD_REGISTER_PARAM_STRING(net_flowgen,
+	FLOWGEN_ARG_FLOWS "=<int> "
+	FLOWGEN_ARG_DIST "=uniform|zipf:<s> "
+	FLOWGEN_ARG_NEW_FLOW_RATE "=<0..1> "
+	FLOWGEN_ARG_IPV6 "=0|1 "
+	FLOWGEN_ARG_PROTO "=udp|tcp|mix "
+	FLOWGEN_ARG_PKT_SIZE "=<int> "
+	FLOWGEN_ARG_SEED "=<int> "
+	FLOWGEN_ARG_QUEUES "=<int>");
