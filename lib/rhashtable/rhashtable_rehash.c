@@ -194,6 +194,8 @@ rte_rhashtable_rehash_run(struct rte_rhashtable *ht)
 		RHT_LOG(ERR, "NULL table");
 		return -EINVAL;
 	}
+	/* the application runs the worker itself: no need to warn */
+	__atomic_store_n(&ht->no_worker_warned, 1, __ATOMIC_RELAXED);
 	rte_spinlock_lock(&ht->rehash_lock);
 	do {
 		ret = worker_step(ht, UINT32_MAX);

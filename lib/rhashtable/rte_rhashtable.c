@@ -43,8 +43,10 @@ round_down_pow2(uint32_t v)
 }
 
 static int
-params_check(const struct rte_rhashtable_params *p)
+params_check(const struct rte_rhashtable_params *p, bool rhlist)
 {
+	size_t head_len = rhlist ? sizeof(struct rte_rhlist_head) : sizeof(struct rte_rhash_head);
+
 	if (p == NULL || p->name == NULL) {
 		RHT_LOG(ERR, "params and params->name must be set");
 		return -EINVAL;
@@ -59,6 +61,17 @@ params_check(const struct rte_rhashtable_params *p)
 	    (p->hashfn == NULL || p->obj_hashfn == NULL || p->obj_cmpfn == NULL)) {
 		RHT_LOG(ERR, "%s: key_len 0 (variable keys) needs hashfn, obj_hashfn and obj_cmpfn",
 			p->name);
+		return -EINVAL;
+	}
+	/* the offsets are 16-bit: an object the table addresses ends at byte 65534 */
+	if ((uint32_t)p->key_offset + p->key_len > UINT16_MAX) {
+		RHT_LOG(ERR, "%s: key at offset %u of %u bytes does not fit in 65535 bytes",
+			p->name, p->key_offset, p->key_len);
+		return -EINVAL;
+	}
+	if (p->head_offset + head_len > UINT16_MAX) {
+		RHT_LOG(ERR, "%s: head at offset %u does not fit in 65535 bytes", p->name,
+			p->head_offset);
 		return -EINVAL;
 	}
 	if (p->max_size != 0 && round_down_pow2(p->max_size) <
@@ -183,6 +196,7 @@ rte_rhashtable_find_existing(const char *name)
 	struct rte_rhashtable *ht = NULL;
 
 	if (name == NULL) {
+		RHT_LOG(ERR, "NULL name");
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -203,7 +217,7 @@ table_create(const struct rte_rhashtable_params *p, bool rhlist)
 	struct rht_table *tbl;
 	int ret;
 
-	ret = params_check(p);
+	ret = params_check(p, rhlist);
 	if (ret != 0)
 		goto fail;
 	ret = -ENOMEM;

@@ -237,7 +237,10 @@ struct rte_rhashtable_rcu_config {
 	/**< RTE_RHASHTABLE_QSBR_MODE_DQ (default) or _SYNC. */
 	uint32_t dq_size;
 	/**< Defer queue entries; 0: 65536. A full queue is reclaimed, and if
-	 *   readers still hold everything in it, the writer waits for a grace period.
+	 *   readers still hold everything in it, the writer waits for a grace
+	 *   period: a writer that is itself an online reader would then wait for
+	 *   itself, so size the queue for the removal rate, or take such lcores
+	 *   offline (rte_rcu_qsbr_thread_offline()) around bursts of removals.
 	 */
 	uint32_t trigger_reclaim_limit;
 	/**< Queue length that triggers reclamation in a writer; 0: dq_size / 8. */
