@@ -140,7 +140,8 @@ struct rte_rhashtable_params {
 	 */
 	uint16_t key_len;
 	/**< Key length in bytes; 0 for variable-length keys, which then need
-	 *   hashfn, obj_hashfn and obj_cmpfn.
+	 *   hashfn, obj_hashfn and obj_cmpfn. Either way an object's key starts
+	 *   at key_offset: inserts pass that address to hashfn and obj_cmpfn.
 	 */
 	uint16_t key_offset;
 	/**< Offset of the key in the object. */
@@ -669,7 +670,9 @@ rte_rhashtable_rehash_unlock(struct rte_rhashtable *ht);
  *
  * Id of the table's rehash service, to map it to a service lcore with
  * rte_service_map_lcore_set(). The library has already set the service's
- * run state to running.
+ * component and application run states to running, so mapping it to a
+ * started service lcore is enough (rte_service_runstate_get() reports 1
+ * from then on, as it does for any DPDK service once mapped).
  *
  * @param ht
  *   The table.
