@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * Forwarding lcores: receive a burst, parse each packet's 5-tuple, look the
+ * burst's flows up in one bulk call per address family, create the missing
+ * flows, update their counters and forward the burst.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_prefetch.h>
+#include <rte_rcu_qsbr.h>
+
+#include "flowpmd.h"
+
+/* Keys of one burst, split by family; idx maps a key back to its packet. */
+struct burst_keys {
+	unsigned int n[FLOW_NB_FAMILIES];
+	const void *kp[FLOW_NB_FAMILIES][FLOWPMD_BURST];
+	uint32_t len[FLOW_NB_FAMILIES][FLOWPMD_BURST];
+	struct flow *flow[FLOWPMD_BURST];
+	struct flow_key4 k4[FLOWPMD_BURST];
+	struct flow_key6 k6[FLOWPMD_BURST];
+};
+
+/* Single-writer update: a plain add published with a relaxed store. */
+static inline void
+stat_add(uint64_t *c, uint64_t v)
+{
+	__atomic_store_n(c, *c + v, __ATOMIC_RELAXED);
+}
+
+/* ---- parsing ---- */
+
+static inline bool
+l4_has_ports(uint8_t proto)
+{
+	return proto == IPPROTO_TCP || proto == IPPROTO_UDP || proto == IPPROTO_SCTP;
+}
+
+/* Source and destination ports (network order), 0 when not present. */
+static inline void
+l4_ports(const uint8_t *l4, uint32_t len, uint8_t proto, uint16_t *sport, uint16_t *dport)
+{
+	const uint16_t *p = (const uint16_t *)l4;
+
+	if (l4_has_ports(proto) && len >= 4) {
+		*sport = p[0];
+		*dport = p[1];
+	} else {
+		*sport = 0;
+		*dport = 0;
+	}
+}
+
+static inline bool
+parse_ipv4(const uint8_t *l3, uint32_t len, struct flow_key4 *k)
+{
+	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)l3;
+	uint32_t hlen;
+
+	if (len < sizeof(*ip))
+		return false;
+	hlen = (ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * RTE_IPV4_IHL_MULTIPLIER;
+	if (hlen < sizeof(*ip) || hlen > len)
+		return false;
+	k->src = ip->src_addr;
+	k->dst = ip->dst_addr;
+	k->proto = ip->next_proto_id;
+	memset(k->pad, 0, sizeof(k->pad));
+	/* only the first fragment carries the ports */
+	if ((ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_OFFSET_MASK)) != 0)
+		l4_ports(NULL, 0, 0, &k->sport, &k->dport);
+	else
+		l4_ports(l3 + hlen, len - hlen, k->proto, &k->sport, &k->dport);
+	return true;
+}
+
+static inline bool
+parse_ipv6(const uint8_t *l3, uint32_t len, struct flow_key6 *k)
+{
+	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)l3;
+
+	if (len < sizeof(*ip))
+		return false;
+	memcpy(k->src, ip->src_addr, sizeof(k->src));
+	memcpy(k->dst, ip->dst_addr, sizeof(k->dst));
+	/* extension headers are not followed: their flows have no ports */
+	k->proto = ip->proto;
+	memset(k->pad, 0, sizeof(k->pad));
+	l4_ports(l3 + sizeof(*ip), len - sizeof(*ip), k->proto, &k->sport, &k->dport);
+	return true;
+}
+
+/*
+ * Add the packet's key to the burst; returns its family, or -1 for a frame
+ * that is neither IPv4 nor IPv6 (it is forwarded but not tracked).
+ */
+static inline int
+parse_pkt(struct rte_mbuf *m, struct burst_keys *b, struct lcore_stats *st)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t len = rte_pktmbuf_data_len(m);
+	uint32_t off = sizeof(struct rte_ether_hdr);
+	uint16_t type;
+	int vlans, fam;
+
+	if (unlikely(len < off))
+		return -1;
+	type = ((const struct rte_ether_hdr *)p)->ether_type;
+	for (vlans = 0; vlans < 2; vlans++) {
+		if (type != rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN) &&
+		    type != rte_cpu_to_be_16(RTE_ETHER_TYPE_QINQ))
+			break;
+		if (len < off + sizeof(struct rte_vlan_hdr))
+			return -1;
+		type = ((const struct rte_vlan_hdr *)(p + off))->eth_proto;
+		off += sizeof(struct rte_vlan_hdr);
+	}
+	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) {
+		fam = FLOW_V4;
+		if (!parse_ipv4(p + off, len - off, &b->k4[b->n[fam]]))
+			return -1;
+	} else if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6)) {
+		fam = FLOW_V6;
+		if (!parse_ipv6(p + off, len - off, &b->k6[b->n[fam]]))
+			return -1;
+	} else {
+		return -1;
+	}
+	st->vlan += vlans != 0;
+	b->len[fam][b->n[fam]] = rte_pktmbuf_pkt_len(m);
+	b->n[fam]++;
+	return fam;
+}
+
+/* ---- flow update ---- */
+
+/*
+ * Per-flow counters: a forwarding lcore that is the only one updating a
+ * flow does a load and a relaxed store (no locked instruction; the control
+ * lcore's relaxed loads see whole values). With several forwarding lcores a
+ * vdev without RSS can deliver one flow on several queues, so the counters
+ * then use relaxed fetch-adds, which do not lose increments.
+ */
+static inline void
+flow_account(struct flow *f, uint32_t len, uint64_t now, bool shared)
+{
+	if (shared) {
+		__atomic_fetch_add(&f->pkts, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&f->bytes, len, __ATOMIC_RELAXED);
+	} else {
+		__atomic_store_n(&f->pkts, f->pkts + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&f->bytes, f->bytes + len, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&f->last_seen, now, __ATOMIC_RELAXED);
+}
+
+static inline void
+flow_init(struct flow *f, int fam, const void *key, uint64_t now)
+{
+	f->node.next = NULL;
+	f->last_seen = now;
+	f->first_seen = now;
+	f->pkts = 0;
+	f->bytes = 0;
+	f->family = fam;
+	f->dead = 0;
+	memcpy(&f->key, key, flow_key_len(fam));
+}
+
+/* A bulk-lookup miss: create the flow, or take the one another insert made. */
+static struct flow *
+flow_create(struct flow_table *ft, int fam, const void *key, uint64_t now,
+	    struct lcore_stats *st)
+{
+	struct flow *f, *existing = NULL;
+	void *obj;
+	int ret;
+
+	if (unlikely(rte_mempool_get(ft->pool[fam], &obj) != 0)) {
+		st->alloc_fail++;
+		return NULL;
+	}
+	f = obj;
+	flow_init(f, fam, key, now);
+	ret = ft->ops->insert(ft->be[fam], f, &existing);
+	if (likely(ret == 0)) {
+		st->inserts++;
+		return f;
+	}
+	/* never published: no reader can hold it, put it back at once */
+	rte_mempool_put(ft->pool[fam], f);
+	if (ret == -EEXIST) {
+		st->insert_exist++;
+		return existing;
+	}
+	if (ret == -ENOSPC || ret == -E2BIG)
+		st->refused_full++;
+	else
+		st->refused_other++;
+	return NULL;
+}
+
+static void
+flows_update(struct flow_table *ft, struct burst_keys *b, int fam, uint64_t now,
+	     struct lcore_stats *st, bool shared)
+{
+	unsigned int i, n = b->n[fam];
+	struct flow *f;
+	int hits;
+
+	if (n == 0)
+		return;
+	hits = ft->ops->lookup_bulk(ft->be[fam], b->kp[fam], n, b->flow);
+	st->lookups += n;
+	st->hits += hits > 0 ? hits : 0;
+	for (i = 0; i < n; i++) {
+		f = b->flow[i];
+		if (f == NULL) {
+			f = flow_create(ft, fam, b->kp[fam][i], now, st);
+			if (f == NULL)
+				continue;
+		}
+		flow_account(f, b->len[fam][i], now, shared);
+	}
+}
+
+/* ---- forwarding ---- */
+
+static inline void
+macswap(struct rte_mbuf *m)
+{
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ether_addr tmp;
+
+	rte_ether_addr_copy(&eth->src_addr, &tmp);
+	rte_ether_addr_copy(&eth->dst_addr, &eth->src_addr);
+	rte_ether_addr_copy(&tmp, &eth->dst_addr);
+}
+
+static void
+pkts_send(const struct fwd_lcore *fl, uint16_t rx_port, struct rte_mbuf **pkts, uint16_t n,
+	  struct lcore_stats *st)
+{
+	enum fwd_mode mode = __atomic_load_n(&app.fwd_mode, __ATOMIC_RELAXED);
+	uint16_t port = app.port[rx_port].peer;
+	struct port_info *pi = &app.port[port];
+	uint16_t txq = fl->index % pi->nb_txq;
+	uint16_t i, sent;
+
+	if (mode == FWD_MODE_DROP) {
+		rte_pktmbuf_free_bulk(pkts, n);
+		st->tx_drop += n;
+		return;
+	}
+	if (mode == FWD_MODE_MACSWAP)
+		for (i = 0; i < n; i++)
+			macswap(pkts[i]);
+	if (pi->tx_shared)
+		rte_spinlock_lock(&pi->txq_lock[txq]);
+	sent = rte_eth_tx_burst(port, txq, pkts, n);
+	if (pi->tx_shared)
+		rte_spinlock_unlock(&pi->txq_lock[txq]);
+	if (unlikely(sent < n))
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+	st->tx += sent;
+	st->tx_drop += n - sent;
+}
+
+#define PREFETCH_AHEAD 4
+
+static void
+burst_process(struct fwd_lcore *fl, const struct rxq_ref *q, uint64_t now, bool shared)
+{
+	struct flow_table *ft = app.ft;
+	struct rte_mbuf *pkts[FLOWPMD_BURST];
+	struct lcore_stats st = { 0 };
+	struct burst_keys b;
+	uint64_t rx_bytes = 0;
+	uint16_t n, i;
+	int fam;
+
+	n = rte_eth_rx_burst(q->port, q->queue, pkts, FLOWPMD_BURST);
+	if (n == 0)
+		return;
+	b.n[FLOW_V4] = 0;
+	b.n[FLOW_V6] = 0;
+	for (i = 0; i < RTE_MIN(n, PREFETCH_AHEAD); i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < n; i++) {
+		if (i + PREFETCH_AHEAD < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
+		rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+		fam = parse_pkt(pkts[i], &b, &st);
+		if (fam == FLOW_V4)
+			st.ipv4++;
+		else if (fam == FLOW_V6)
+			st.ipv6++;
+		else
+			st.other++;
+	}
+	for (i = 0; i < b.n[FLOW_V4]; i++)
+		b.kp[FLOW_V4][i] = &b.k4[i];
+	for (i = 0; i < b.n[FLOW_V6]; i++)
+		b.kp[FLOW_V6][i] = &b.k6[i];
+	flows_update(ft, &b, FLOW_V4, now, &st, shared);
+	flows_update(ft, &b, FLOW_V6, now, &st, shared);
+	pkts_send(fl, q->port, pkts, n, &st);
+
+	st.rx = n;
+	st.rx_bytes = rx_bytes;
+	/* publish the burst's counts: one store per counter */
+	stat_add(&fl->stats.rx, st.rx);
+	stat_add(&fl->stats.rx_bytes, st.rx_bytes);
+	stat_add(&fl->stats.tx, st.tx);
+	stat_add(&fl->stats.tx_drop, st.tx_drop);
+	stat_add(&fl->stats.lookups, st.lookups);
+	stat_add(&fl->stats.hits, st.hits);
+	stat_add(&fl->stats.ipv4, st.ipv4);
+	stat_add(&fl->stats.ipv6, st.ipv6);
+	stat_add(&fl->stats.other, st.other);
+	stat_add(&fl->stats.vlan, st.vlan);
+	if (unlikely(st.lookups != st.hits)) {
+		stat_add(&fl->stats.inserts, st.inserts);
+		stat_add(&fl->stats.insert_exist, st.insert_exist);
+		stat_add(&fl->stats.refused_full, st.refused_full);
+		stat_add(&fl->stats.refused_other, st.refused_other);
+		stat_add(&fl->stats.alloc_fail, st.alloc_fail);
+	}
+}
+
+int
+fwd_lcore_main(void *arg)
+{
+	struct fwd_lcore *fl = arg;
+	struct rte_rcu_qsbr *v = app.ft->qsbr;
+	bool shared = app.counters_shared;
+	unsigned int i;
+	uint64_t now;
+
+	rte_rcu_qsbr_thread_register(v, fl->lcore_id);
+	rte_rcu_qsbr_thread_online(v, fl->lcore_id);
+	while (app.fwd_running) {
+		for (i = 0; i < fl->nb_rxq; i++) {
+			now = rte_rdtsc();
+			burst_process(fl, &fl->rxq[i], now, shared);
+			/* nothing found in this burst is used any more */
+			rte_rcu_qsbr_quiescent(v, fl->lcore_id);
+		}
+	}
+	rte_rcu_qsbr_thread_offline(v, fl->lcore_id);
+	rte_rcu_qsbr_thread_unregister(v, fl->lcore_id);
+	return 0;
+}
+
+int
+fwd_start(void)
+{
+	unsigned int i;
+	int ret;
+
+	if (app.fwd_started)
+		return -EALREADY;
+	app.fwd_running = true;
+	rte_smp_wmb();
+	for (i = 0; i < app.nb_fwd; i++) {
+		ret = rte_eal_remote_launch(fwd_lcore_main, &app.fwd[i], app.fwd[i].lcore_id);
+		if (ret != 0) {
+			printf("cannot launch lcore %u: %d\n", app.fwd[i].lcore_id, ret);
+			app.fwd_running = false;
+			rte_eal_mp_wait_lcore();
+			return ret;
+		}
+	}
+	app.fwd_started = true;
+	app.last_start_tsc = rte_rdtsc();
+	if (app.start_tsc == 0)
+		app.start_tsc = app.last_start_tsc;
+	return 0;
+}
+
+void
+fwd_stop(void)
+{
+	unsigned int i;
+
+	if (!app.fwd_started)
+		return;
+	app.fwd_running = false;
+	for (i = 0; i < app.nb_fwd; i++)
+		rte_eal_wait_lcore(app.fwd[i].lcore_id);
+	app.fwd_started = false;
+	app.fwd_tsc += rte_rdtsc() - app.last_start_tsc;
+}

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * main() of dpdk-rhashtable-test: EAL init (with the --no-huge fallback of
+ * common/), then the command named by DPDK_TEST, or the RTE>> prompt.
+ * Also the unit test suite runner and the command list.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/queue.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include "rht_eal_mem.h"
+#include "test.h"
+
+/* Memory the tests need when main() has to fall back to --no-huge. */
+#define TEST_DEFAULT_MEM_MB 512
+
+static TAILQ_HEAD(test_commands_list, test_command) commands_list =
+	TAILQ_HEAD_INITIALIZER(commands_list);
+
+void
+add_test_command(struct test_command *t)
+{
+	TAILQ_INSERT_TAIL(&commands_list, t, next);
+}
+
+struct test_command *
+test_command_first(void)
+{
+	return TAILQ_FIRST(&commands_list);
+}
+
+struct test_command *
+test_command_next(struct test_command *t)
+{
+	return TAILQ_NEXT(t, next);
+}
+
+static struct test_command *
+find_test_command(const char *name)
+{
+	struct test_command *t;
+
+	TAILQ_FOREACH(t, &commands_list, next)
+		if (strcmp(t->command, name) == 0)
+			return t;
+	return NULL;
+}
+
+int
+run_test_command(const char *name)
+{
+	struct test_command *t = find_test_command(name);
+	uint64_t start;
+	int ret;
+
+	if (t == NULL) {
+		printf("Unknown test command '%s' (dump_test_names lists them)\n", name);
+		return TEST_FAILED;
+	}
+	start = rte_get_timer_cycles();
+	ret = t->callback();
+	printf("%s: %s (%.1f ms)\n", name,
+	       ret == TEST_SUCCESS ? "Test OK" :
+	       ret == TEST_SKIPPED ? "Test Skipped" : "Test Failed",
+	       (double)(rte_get_timer_cycles() - start) * 1000.0 / rte_get_timer_hz());
+	fflush(stdout);
+	return ret;
+}
+
+/* Run one case: setup, case, teardown. A failed setup counts as failed. */
+static int
+run_test_case(const struct unit_test_case *tc)
+{
+	int ret;
+
+	if (tc->setup != NULL) {
+		ret = tc->setup();
+		if (ret == TEST_SKIPPED)
+			return TEST_SKIPPED;
+		if (ret != TEST_SUCCESS) {
+			printf("  setup of %s failed\n", tc->name);
+			return TEST_FAILED;
+		}
+	}
+	ret = tc->testcase();
+	if (tc->teardown != NULL)
+		tc->teardown();
+	return ret;
+}
+
+static const char *
+result_name(int ret)
+{
+	if (ret == TEST_SUCCESS)
+		return "succeeded";
+	if (ret == TEST_SKIPPED)
+		return "skipped";
+	return "failed";
+}
+
+int
+unit_test_suite_runner(struct unit_test_suite *suite)
+{
+	unsigned int total = 0, passed = 0, skipped = 0, failed = 0;
+	const struct unit_test_case *tc;
+	uint64_t start = rte_get_timer_cycles();
+	int ret;
+
+	printf(" + ------------------------------------------------------- +\n");
+	printf(" + Test Suite : %s\n", suite->suite_name);
+	printf(" + ------------------------------------------------------- +\n");
+	if (suite->setup != NULL) {
+		ret = suite->setup();
+		if (ret == TEST_SKIPPED) {
+			printf(" + Test Suite skipped by its setup\n");
+			return TEST_SKIPPED;
+		}
+		if (ret != TEST_SUCCESS) {
+			printf(" + Test Suite setup failed, no case run\n");
+			return TEST_FAILED;
+		}
+	}
+
+	for (tc = suite->unit_test_cases; tc->testcase != NULL; tc++) {
+		ret = run_test_case(tc);
+		printf(" + TestCase [%2u] : %s %s\n", total, tc->name, result_name(ret));
+		fflush(stdout);
+		total++;
+		if (ret == TEST_SUCCESS)
+			passed++;
+		else if (ret == TEST_SKIPPED)
+			skipped++;
+		else
+			failed++;
+	}
+
+	if (suite->teardown != NULL)
+		suite->teardown();
+
+	printf(" + ------------------------------------------------------- +\n");
+	printf(" + Test Suite Summary : %s\n", suite->suite_name);
+	printf(" + Tests Total :       %2u\n", total);
+	printf(" + Tests Skipped :     %2u\n", skipped);
+	printf(" + Tests Passed :      %2u\n", passed);
+	printf(" + Tests Failed :      %2u\n", failed);
+	printf(" + Tests Lasted :      %.1f ms\n",
+	       (double)(rte_get_timer_cycles() - start) * 1000.0 / rte_get_timer_hz());
+	printf(" + ------------------------------------------------------- +\n");
+
+	if (failed > 0)
+		return TEST_FAILED;
+	if (total > 0 && skipped == total)
+		return TEST_SKIPPED;
+	return TEST_SUCCESS;
+}
+
+static unsigned int
+test_mem_mb(void)
+{
+	const char *s = getenv("RHT_TEST_MEM_MB");
+
+	if (s == NULL || atoi(s) <= 0)
+		return TEST_DEFAULT_MEM_MB;
+	return (unsigned int)atoi(s);
+}
+
+/* meson sets RHT_TEST_NEEDS_HUGEPAGES=1 for tests that make no sense without. */
+static int
+hugepages_missing(void)
+{
+	const char *s = getenv("RHT_TEST_NEEDS_HUGEPAGES");
+
+	return s != NULL && strcmp(s, "1") == 0 && rht_hugepage_free_mb() == 0;
+}
+
+static int
+exit_code(int ret)
+{
+	if (ret == TEST_SUCCESS)
+		return 0;
+	if (ret == TEST_SKIPPED)
+		return TEST_SKIPPED;
+	return 1;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *name = getenv("DPDK_TEST");
+	char **eal_argv;
+	int ret;
+
+	if (name != NULL && hugepages_missing()) {
+		printf("%s needs hugepages and none are free: skipped\n", name);
+		return TEST_SKIPPED;
+	}
+
+	eal_argv = rht_eal_args_with_memory(&argc, argv, test_mem_mb());
+	if (rte_eal_init(argc, eal_argv) < 0) {
+		fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+
+	if (name != NULL && name[0] != '\0')
+		ret = run_test_command(name);
+	else
+		ret = test_prompt();
+
+	rte_eal_cleanup();
+	return exit_code(ret);
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The rte_rhashtable authors
+"""dpdk-flowpmd on a pcap of known flows (net_pcap, read once, no
+infinite_rx): the flows it dumps at exit, with their packet and byte
+counts, and its summary counters must match what flowpmd_pcap_gen.py
+computed while writing the file.
+
+Usage: test_flowpmd_pcap.py DPDK_FLOWPMD [--backend rhashtable|rte_hash] [--workdir DIR]
+Exit status: 0 pass, 1 fail, 77 skip (no net_pcap PMD).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SKIP = 77
+
+
+def run_app(app, backend, pcap, workdir):
+    summary = os.path.join(workdir, "summary.json")
+    dump = os.path.join(workdir, "flows.json")
+    cmd = [app, "--no-pci", "-l", "0-1", "--file-prefix=flowpmd_pcap_%s" % backend,
+           "--vdev", "net_pcap0,rx_pcap=%s" % pcap, "--",
+           "--flow-table=%s" % backend, "--max-flows=4096", "--max-flows6=4096",
+           "--flow-timeout=1000", "--duration=1.5", "--fwd=io",
+           "--json=%s" % summary, "--dump-flows=%s" % dump]
+    print("running:", " ".join(cmd), flush=True)
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, timeout=120)
+    print(proc.stdout)
+    return proc, summary, dump
+
+
+def load_summary(path):
+    with open(path) as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    return [x for x in lines if x.get("type") == "summary"][-1]
+
+
+def flow_key(f):
+    return (f["family"], f["src"], f["dst"], f["proto"], f["sport"], f["dport"])
+
+
+def compare(expected, summary, dumped):
+    errors = []
+    for field, name in (("packets", "rx"), ("ipv4", "ipv4"), ("ipv6", "ipv6"),
+                        ("vlan", "vlan"), ("other", "other")):
+        if summary[name] != expected[field]:
+            errors.append("summary %s: %d, expected %d" % (name, summary[name], expected[field]))
+    if summary["flows"] != len(expected["flows"]):
+        errors.append("summary flows: %d, expected %d" % (summary["flows"], len(expected["flows"])))
+    if summary["inserts"] != len(expected["flows"]):
+        errors.append("flows created: %d, expected %d" % (summary["inserts"],
+                                                          len(expected["flows"])))
+    want = {flow_key(f): (f["pkts"], f["bytes"]) for f in expected["flows"]}
+    got = {flow_key(f): (f["pkts"], f["bytes"]) for f in dumped["flows"]}
+    if len(got) != len(dumped["flows"]):
+        errors.append("the dump lists a flow twice")
+    for k in sorted(set(want) | set(got)):
+        if want.get(k) != got.get(k):
+            errors.append("flow %s: dumped (pkts, bytes) %s, expected %s" % (k, got.get(k),
+                                                                            want.get(k)))
+    return errors
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("app")
+    ap.add_argument("--backend", default="rhashtable")
+    ap.add_argument("--workdir")
+    args = ap.parse_args()
+    workdir = args.workdir or tempfile.mkdtemp(prefix="flowpmd_pcap_")
+    os.makedirs(workdir, exist_ok=True)
+    pcap = os.path.join(workdir, "flows.pcap")
+    expected_path = os.path.join(workdir, "expected.json")
+    subprocess.run([sys.executable, os.path.join(HERE, "flowpmd_pcap_gen.py"), pcap,
+                    expected_path], check=True)
+    with open(expected_path) as f:
+        expected = json.load(f)
+
+    proc, summary_path, dump_path = run_app(args.app, args.backend, pcap, workdir)
+    if proc.returncode != 0 and "net_pcap" in proc.stdout and "not" in proc.stdout.lower():
+        print("SKIP: net_pcap PMD not available")
+        return SKIP
+    if proc.returncode != 0:
+        print("FAIL: dpdk-flowpmd exited with %d" % proc.returncode)
+        return 1
+    with open(dump_path) as f:
+        dumped = json.load(f)
+    errors = compare(expected, load_summary(summary_path), dumped)
+    for e in errors:
+        print("FAIL:", e)
+    if errors:
+        return 1
+    print("PASS: %d packets, %d flows, per-flow packet and byte counts match (%s)" %
+          (expected["packets"], len(expected["flows"]), args.backend))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

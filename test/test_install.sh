@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The rte_rhashtable authors
+#
+# Install test: install the build into a temporary destdir, then build the
+# out-of-tree program install_app/app.c against it with nothing but
+# pkg-config (shared, then static) and run it.
+#
+# Usage: test_install.sh <builddir> <install_app dir>
+#
+# The destdir is used as PKG_CONFIG_SYSROOT_DIR. pkg-config prefixes the
+# sysroot to the paths of every package, the host's libdpdk included, so the
+# host directories that libdpdk and libnuma name (/usr/include/dpdk, ...) are
+# linked into the destdir: it then looks like a sysroot holding the host's
+# DPDK plus this project's install.
+
+set -eu
+
+builddir=$(realpath "$1")
+appdir=$(realpath "$2")
+cc=${CC:-cc}
+work=$(mktemp -d /tmp/rht-install.XXXXXX)
+dest=$work/dest
+trap 'rm -rf "$work"' EXIT INT TERM
+expected='rhashtable install OK: 1 42'
+eal_args="--no-huge -m 64 --no-pci --no-shconf --file-prefix=rht_install_$$ -l 0"
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# Link the first missing component of host directory $1 into the destdir.
+overlay_host_dir() {
+	path=
+	for comp in $(echo "$1" | tr '/' ' '); do
+		[ "$comp" = ".." ] && return 0
+		path=$path/$comp
+		if [ ! -e "$dest$path" ] && [ ! -L "$dest$path" ]; then
+			ln -s "$path" "$dest$path"
+			return 0
+		fi
+	done
+}
+
+meson install -C "$builddir" --no-rebuild --destdir "$dest" >"$work/install.log" 2>&1 ||
+	{ cat "$work/install.log"; fail "meson install"; }
+
+pc=$(find "$dest" -name librte_rhashtable.pc | head -n 1)
+[ -n "$pc" ] || fail "librte_rhashtable.pc not installed"
+hdr=$(find "$dest" -name rte_rhashtable.h | head -n 1)
+[ -n "$hdr" ] || fail "rte_rhashtable.h not installed"
+[ -z "$(find "$dest" -name rhashtable_debug.h)" ] || fail "internal header installed"
+libdir=$(dirname "$(find "$dest" -name 'librte_rhashtable.so*' | head -n 1)")
+echo "installed: $pc"
+
+PKG_CONFIG_PATH=$(dirname "$pc")${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+PKG_CONFIG_SYSROOT_DIR=$dest
+export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+
+pkg-config --exists librte_rhashtable || fail "pkg-config does not find librte_rhashtable"
+for d in $(pkg-config --static --cflags-only-I --libs-only-L librte_rhashtable); do
+	case $d in
+	-I"$dest"/* | -L"$dest"/*) overlay_host_dir "${d#-?"$dest"}" ;;
+	esac
+done
+cflags=$(pkg-config --cflags librte_rhashtable)
+case $cflags in
+*"$dest"*) ;;
+*) fail "cflags do not point into the destdir: $cflags" ;;
+esac
+
+run_app() {
+	# shellcheck disable=SC2086
+	out=$(LD_LIBRARY_PATH="$libdir" "$1" $eal_args 2>"$work/app.err") ||
+		{ cat "$work/app.err"; echo "$out"; fail "$1 exited with an error"; }
+	echo "$out" | grep -qx "$expected" ||
+		{ cat "$work/app.err"; echo "$out"; fail "$1 did not print '$expected'"; }
+	echo "$(basename "$1"): $expected"
+}
+
+# shared
+# shellcheck disable=SC2046
+$cc -O2 -DALLOW_EXPERIMENTAL_API -o "$work/app-shared" "$appdir/app.c" \
+	$(pkg-config --cflags --libs librte_rhashtable) || fail "shared build"
+LD_LIBRARY_PATH="$libdir" ldd "$work/app-shared" | grep -q "$libdir/librte_rhashtable.so" ||
+	fail "app-shared does not use the installed librte_rhashtable.so"
+run_app "$work/app-shared"
+
+# Drop the -lX whose library the linker cannot find at all: Debian's
+# libdpdk.pc names -lsystemd (through libpcap and dbus-1) for --static, but
+# only libsystemd.so.0 is installed, without libsystemd-dev. The shared
+# objects that need it still pull it in at run time.
+prune_missing_libs() {
+	for f in "$@"; do
+		case $f in
+		-l:*) ;;
+		-l*)
+			n=${f#-l}
+			if [ "$($cc -print-file-name="lib$n.so")" = "lib$n.so" ] &&
+			   [ "$($cc -print-file-name="lib$n.a")" = "lib$n.a" ]; then
+				echo "NOTE: static link: $f not installed, left out" >&2
+				continue
+			fi ;;
+		esac
+		printf '%s\n' "$f"
+	done
+}
+
+# static: librte_rhashtable.a (the .pc names -lrte_rhashtable, which the
+# linker would resolve to the .so) and DPDK's own static archives
+# shellcheck disable=SC2046
+static_libs=$(prune_missing_libs $(pkg-config --static --libs librte_rhashtable |
+	sed 's/-lrte_rhashtable\b/-l:librte_rhashtable.a/'))
+# shellcheck disable=SC2046,SC2086
+if $cc -O2 -DALLOW_EXPERIMENTAL_API -o "$work/app-static" "$appdir/app.c" \
+	$(pkg-config --static --cflags librte_rhashtable) $static_libs \
+	>"$work/static.log" 2>&1; then
+	! ldd "$work/app-static" | grep -q 'librte_' ||
+		fail "app-static still links a shared DPDK library"
+	run_app "$work/app-static"
+else
+	tail -n 20 "$work/static.log"
+	echo "NOTE: static link with DPDK's static archives failed (above);" \
+		"trying librte_rhashtable.a with the shared DPDK"
+	# shellcheck disable=SC2046
+	$cc -O2 -DALLOW_EXPERIMENTAL_API -o "$work/app-static-rht" "$appdir/app.c" \
+		$(pkg-config --cflags librte_rhashtable) "$libdir/librte_rhashtable.a" \
+		$(pkg-config --libs libdpdk numa) || fail "static librte_rhashtable build"
+	! ldd "$work/app-static-rht" | grep -q 'librte_rhashtable' ||
+		fail "app-static-rht links librte_rhashtable.so"
+	run_app "$work/app-static-rht"
+fi
+echo "install test passed"

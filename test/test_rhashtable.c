@@ -1,0 +1,748 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * rhashtable_autotest: create/free/find_existing, parameter checks, and the
+ * object API (insert, lookup, lookup_insert, lookup_get_insert, remove,
+ * replace, lookup_bulk, count, stats, custom and variable-length keys,
+ * free_and_destroy).
+ */
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_jhash.h>
+#include <rte_malloc.h>
+
+#include <rte_rhashtable.h>
+#include <rhashtable_debug.h>
+
+#include "test.h"
+#include "test_rhashtable_util.h"
+
+#define N_OBJS 1000
+
+static struct rte_rhashtable *ht;
+static struct test_obj *objs;
+
+static int
+basic_setup(void)
+{
+	struct rte_rhashtable_params p;
+
+	test_params_init(&p, "rht_basic");
+	ht = rte_rhashtable_create(&p);
+	objs = test_objs_alloc(N_OBJS, 1);
+	if (ht == NULL || objs == NULL) {
+		printf("setup: create failed: %s\n", rte_strerror(rte_errno));
+		rte_rhashtable_free(ht);
+		rte_free(objs);
+		return TEST_FAILED;
+	}
+	return TEST_SUCCESS;
+}
+
+static void
+basic_teardown(void)
+{
+	rte_rhashtable_free(ht);
+	rte_free(objs);
+	ht = NULL;
+	objs = NULL;
+}
+
+static int
+test_create_find_free(void)
+{
+	struct rte_rhashtable_params p;
+	struct rte_rhashtable *t, *dup;
+
+	test_params_init(&p, "rht_named");
+	t = rte_rhashtable_create(&p);
+	TEST_ASSERT_NOT_NULL(t, "create failed: %s", rte_strerror(rte_errno));
+	TEST_ASSERT_EQUAL(rte_rhashtable_find_existing("rht_named"), t,
+			  "find_existing did not return the table");
+
+	rte_errno = 0;
+	dup = rte_rhashtable_create(&p);
+	TEST_ASSERT_NULL(dup, "a second table of the same name was created");
+	TEST_ASSERT_EQUAL(rte_errno, EEXIST, "duplicate name: rte_errno %d, not EEXIST",
+			  rte_errno);
+	TEST_ASSERT_EQUAL(rte_rhashtable_find_existing("rht_named"), t,
+			  "the refused duplicate replaced the table");
+
+	rte_rhashtable_free(t);
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_rhashtable_find_existing("rht_named"),
+			 "find_existing found a freed table");
+	TEST_ASSERT_EQUAL(rte_errno, ENOENT, "after free: rte_errno %d, not ENOENT", rte_errno);
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_rhashtable_find_existing(NULL), "find_existing(NULL)");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "find_existing(NULL): rte_errno %d", rte_errno);
+
+	/* the name is free again */
+	t = rte_rhashtable_create(&p);
+	TEST_ASSERT_NOT_NULL(t, "re-create after free failed: %s", rte_strerror(rte_errno));
+	rte_rhashtable_free(t);
+
+	rte_rhashtable_free(NULL);
+	rte_rhashtable_free_and_destroy(NULL, NULL, NULL);
+	rte_rhltable_free(NULL);
+	return TEST_SUCCESS;
+}
+
+/* create(p) must fail with rte_errno err and leave the heap as it was. */
+static int
+expect_create_fails(const struct rte_rhashtable_params *p, int err, const char *what)
+{
+	uint64_t before = test_heap_allocated();
+	struct rte_rhashtable *t;
+
+	rte_errno = 0;
+	t = rte_rhashtable_create(p);
+	if (t != NULL) {
+		printf("%s: create succeeded\n", what);
+		rte_rhashtable_free(t);
+		return -1;
+	}
+	if (rte_errno != err) {
+		printf("%s: rte_errno %d (%s), expected %d\n", what, rte_errno,
+		       rte_strerror(rte_errno), err);
+		return -1;
+	}
+	if (test_heap_allocated() != before) {
+		printf("%s: failed create leaked %" PRIu64 " heap bytes\n", what,
+		       test_heap_allocated() - before);
+		return -1;
+	}
+	return 0;
+}
+
+static uint32_t
+str_hash(const void *key, uint32_t key_len __rte_unused, uint32_t seed)
+{
+	return rte_jhash(key, strlen(key), seed);
+}
+
+static int
+test_create_invalid(void)
+{
+	struct rte_rhashtable_params p;
+	struct rte_rhashtable *t;
+
+	TEST_ASSERT_NULL(rte_rhashtable_create(NULL), "create(NULL) succeeded");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "create(NULL): rte_errno %d", rte_errno);
+
+	test_params_init(&p, NULL);
+	TEST_ASSERT_SUCCESS(expect_create_fails(&p, EINVAL, "NULL name"), "NULL name");
+
+	/* 21 characters: one more than RTE_RHASHTABLE_NAMESIZE - 1 */
+	test_params_init(&p, "abcdefghijklmnopqrstu");
+	TEST_ASSERT_SUCCESS(expect_create_fails(&p, EINVAL, "long name"), "long name");
+	test_params_init(&p, "abcdefghijklmnopqrst");
+	t = rte_rhashtable_create(&p);
+	TEST_ASSERT_NOT_NULL(t, "a name of RTE_RHASHTABLE_NAMESIZE - 1 chars was refused: %s",
+			     rte_strerror(rte_errno));
+	rte_rhashtable_free(t);
+
+	test_params_init(&p, "rht_keylen0");
+	p.key_len = 0;
+	TEST_ASSERT_SUCCESS(expect_create_fails(&p, EINVAL, "key_len 0"), "key_len 0");
+	p.hashfn = str_hash;
+	TEST_ASSERT_SUCCESS(expect_create_fails(&p, EINVAL, "key_len 0, hashfn only"),
+			    "key_len 0 with only hashfn");
+
+	test_params_init(&p, "rht_keyoff");
+	p.key_offset = UINT16_MAX - 1;
+	TEST_ASSERT_SUCCESS(expect_create_fails(&p, EINVAL, "key beyond 65535"),
+			    "key beyond 65535");
+
+	test_params_init(&p, "rht_maxmin");
+	p.automatic_shrinking = true;
+	p.min_size = 64;
+	p.max_size = 16;
+	TEST_ASSERT_SUCCESS(expect_create_fails(&p, EINVAL, "max_size < min_size"),
+			    "max_size below min_size");
+	return TEST_SUCCESS;
+}
+
+/* Creates that fail after allocating (duplicate, no memory) free it all. */
+static int
+test_create_fail_no_leak(void)
+{
+	struct rhashtable_fault all = { .fail_after = 0, .one_in = 0, .min_bytes = 0 };
+	struct rte_rhashtable_params p;
+	struct rte_rhashtable *t;
+	int ret;
+
+	test_params_init(&p, "rht_leak");
+	t = rte_rhashtable_create(&p);
+	TEST_ASSERT_NOT_NULL(t, "create failed");
+	ret = expect_create_fails(&p, EEXIST, "duplicate");
+	rte_rhashtable_free(t);
+	TEST_ASSERT_SUCCESS(ret, "duplicate create");
+
+	rhashtable_fault_inject(&all);
+	ret = expect_create_fails(&p, ENOMEM, "bucket allocation failing");
+	rhashtable_fault_inject(NULL);
+	TEST_ASSERT_SUCCESS(ret, "create without memory for the bucket table");
+
+	/* neither the name nor the service slot was kept by the failure */
+	t = rte_rhashtable_create(&p);
+	TEST_ASSERT_NOT_NULL(t, "create after a failed create: %s", rte_strerror(rte_errno));
+	rte_rhashtable_free(t);
+	return TEST_SUCCESS;
+}
+
+static int
+test_insert_lookup(void)
+{
+	struct rte_rhashtable_stats s;
+	uint32_t absent = N_OBJS + 100;
+
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 0, "new table not empty");
+	TEST_ASSERT_NULL(rte_rhashtable_lookup(ht, &objs[0].key), "found in an empty table");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, N_OBJS), "insert");
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, N_OBJS), "lookup after insert");
+	TEST_ASSERT_NULL(rte_rhashtable_lookup(ht, &absent), "absent key found");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), N_OBJS, "count %u",
+			  rte_rhashtable_count(ht));
+
+	s = test_stats(ht);
+	TEST_ASSERT_EQUAL(s.nelems, N_OBJS, "stats.nelems %" PRIu64, s.nelems);
+	TEST_ASSERT_EQUAL(s.nobjs, N_OBJS, "stats.nobjs %" PRIu64, s.nobjs);
+	TEST_ASSERT(s.bytes > 0, "stats.bytes is 0");
+	TEST_ASSERT(s.ntables >= 1, "stats.ntables %u", s.ntables);
+
+	/* the keys sit where key_offset says: the cookie before it is intact */
+	TEST_ASSERT_EQUAL(objs[7].cookie, TEST_OBJ_COOKIE, "insert overwrote the object");
+
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_rhashtable_lookup(NULL, &absent), "lookup(NULL table)");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "lookup(NULL): rte_errno %d", rte_errno);
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_rhashtable_lookup(ht, NULL), "lookup(NULL key)");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "lookup(NULL key): rte_errno %d", rte_errno);
+	TEST_ASSERT_EQUAL(rte_rhashtable_insert(ht, NULL), -EINVAL, "insert(NULL obj)");
+	TEST_ASSERT_EQUAL(rte_rhashtable_insert(NULL, &objs[0].node), -EINVAL,
+			  "insert(NULL table)");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(NULL), 0, "count(NULL)");
+	TEST_ASSERT_EQUAL(rte_rhashtable_stats_get(NULL, &s), -EINVAL, "stats_get(NULL)");
+	TEST_ASSERT_EQUAL(rte_rhashtable_stats_get(ht, NULL), -EINVAL, "stats_get(ht, NULL)");
+	return TEST_SUCCESS;
+}
+
+static int
+test_lookup_insert(void)
+{
+	struct test_obj twin = { .cookie = TEST_OBJ_COOKIE, .key = objs[3].key };
+	void *existing = NULL;
+	int ret;
+
+	TEST_ASSERT_SUCCESS(rte_rhashtable_lookup_insert(ht, &objs[3].node), "lookup_insert");
+	ret = rte_rhashtable_lookup_insert(ht, &twin.node);
+	TEST_ASSERT_EQUAL(ret, -EEXIST, "lookup_insert of a present key returned %d", ret);
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup(ht, &twin.key), &objs[3],
+			  "the refused twin replaced the object");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 1, "count %u", rte_rhashtable_count(ht));
+	TEST_ASSERT_EQUAL(test_stats(ht).refused_eexist, 1, "stats.refused_eexist");
+
+	TEST_ASSERT_SUCCESS(rte_rhashtable_lookup_get_insert(ht, &objs[4].node, &existing),
+			    "lookup_get_insert of a new key");
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup(ht, &objs[4].key), &objs[4],
+			  "lookup_get_insert did not insert");
+	ret = rte_rhashtable_lookup_get_insert(ht, &twin.node, &existing);
+	TEST_ASSERT_EQUAL(ret, -EEXIST, "lookup_get_insert of a present key returned %d", ret);
+	TEST_ASSERT_EQUAL(existing, &objs[3], "*existing is not the present object");
+	ret = rte_rhashtable_lookup_get_insert(ht, &twin.node, NULL);
+	TEST_ASSERT_EQUAL(ret, -EEXIST, "lookup_get_insert(existing NULL) returned %d", ret);
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 2, "count %u", rte_rhashtable_count(ht));
+	TEST_ASSERT_EQUAL(test_stats(ht).refused_eexist, 3, "stats.refused_eexist");
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_insert(ht, NULL), -EINVAL, "NULL object");
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_get_insert(NULL, &twin.node, NULL), -EINVAL,
+			  "NULL table");
+	return TEST_SUCCESS;
+}
+
+static int
+test_remove(void)
+{
+	struct test_obj stranger = { .cookie = TEST_OBJ_COOKIE, .key = objs[10].key };
+	uint32_t i;
+
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 100), "insert");
+	for (i = 0; i < 100; i += 2)
+		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove %u", i);
+	for (i = 0; i < 100; i++) {
+		void *want = (i % 2) ? &objs[i] : NULL;
+
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup(ht, &objs[i].key), want,
+				  "key %u after removing the even ones", objs[i].key);
+	}
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 50, "count %u", rte_rhashtable_count(ht));
+	TEST_ASSERT_EQUAL(rte_rhashtable_remove(ht, &objs[0].node), -ENOENT, "remove twice");
+	/* same key as a present object, but not that object */
+	TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &objs[10].node), "re-insert");
+	TEST_ASSERT_EQUAL(rte_rhashtable_remove(ht, &stranger.node), -ENOENT,
+			  "removing an object never inserted");
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup(ht, &objs[10].key), &objs[10],
+			  "the stranger's remove took the real object");
+	TEST_ASSERT_EQUAL(rte_rhashtable_remove(ht, NULL), -EINVAL, "remove(NULL)");
+	TEST_ASSERT_EQUAL(rte_rhashtable_remove(NULL, &objs[1].node), -EINVAL,
+			  "remove(NULL table)");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 51, "count %u", rte_rhashtable_count(ht));
+	return TEST_SUCCESS;
+}
+
+static int
+test_replace(void)
+{
+	struct test_obj a = { .cookie = TEST_OBJ_COOKIE, .key = 42 };
+	struct test_obj b = a, c = a, d = { .cookie = TEST_OBJ_COOKIE, .key = 43 };
+	int ret;
+
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 100, 200), "insert");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &a.node), "insert a");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_replace(ht, &a.node, &b.node), "replace a by b");
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup(ht, &a.key), &b, "lookup after replace");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 101, "replace changed the count");
+
+	ret = rte_rhashtable_replace(ht, &a.node, &c.node);
+	TEST_ASSERT_EQUAL(ret, -ENOENT, "replace of an object not in the table: %d", ret);
+	ret = rte_rhashtable_replace(ht, &b.node, &d.node);
+	TEST_ASSERT_EQUAL(ret, -EINVAL, "replace by an object of another key: %d", ret);
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup(ht, &b.key), &b, "refused replace removed b");
+	TEST_ASSERT_NULL(rte_rhashtable_lookup(ht, &d.key), "refused replace inserted d");
+	TEST_ASSERT_EQUAL(rte_rhashtable_replace(ht, NULL, &c.node), -EINVAL, "NULL old");
+	TEST_ASSERT_EQUAL(rte_rhashtable_replace(ht, &b.node, NULL), -EINVAL, "NULL new");
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 100, 200), "other objects after replace");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &b.node), "remove b");
+	return TEST_SUCCESS;
+}
+
+static int
+check_bulk(const void **keys, uint32_t n, struct test_obj *const *want)
+{
+	void *got[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	uint64_t mask = 0, want_mask = 0;
+	int hits = 0, ret;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		got[i] = (void *)(uintptr_t)0xdead;
+		if (want[i] != NULL) {
+			want_mask |= UINT64_C(1) << i;
+			hits++;
+		}
+	}
+	ret = rte_rhashtable_lookup_bulk(ht, keys, n, &mask, got);
+	TEST_ASSERT_EQUAL(ret, hits, "lookup_bulk of %u keys: %d hits, expected %d", n, ret,
+			  hits);
+	TEST_ASSERT_EQUAL(mask, want_mask, "hit_mask %#" PRIx64 ", expected %#" PRIx64, mask,
+			  want_mask);
+	for (i = 0; i < n; i++)
+		TEST_ASSERT_EQUAL(got[i], (void *)want[i], "objs[%u] wrong", i);
+	return TEST_SUCCESS;
+}
+
+static int
+test_lookup_bulk(void)
+{
+	struct test_obj *want[RTE_RHASHTABLE_LOOKUP_BULK_MAX + 1];
+	const void *keys[RTE_RHASHTABLE_LOOKUP_BULK_MAX + 1];
+	void *got[RTE_RHASHTABLE_LOOKUP_BULK_MAX + 1];
+	uint32_t i;
+
+	/* even objects in, odd ones out */
+	for (i = 0; i < RTE_RHASHTABLE_LOOKUP_BULK_MAX + 1; i++) {
+		keys[i] = &objs[i].key;
+		want[i] = (i % 2 == 0) ? &objs[i] : NULL;
+		if (want[i] != NULL)
+			TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &objs[i].node), "insert");
+	}
+	TEST_ASSERT_SUCCESS(check_bulk(keys, RTE_RHASHTABLE_LOOKUP_BULK_MAX, want), "64 keys");
+	TEST_ASSERT_SUCCESS(check_bulk(keys, 1, want), "1 key");
+	TEST_ASSERT_SUCCESS(check_bulk(keys + 1, 1, want + 1), "1 absent key");
+	TEST_ASSERT_SUCCESS(check_bulk(keys + 3, 13, want + 3), "13 keys");
+
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_bulk(ht, keys, 5, NULL, got), 3,
+			  "lookup_bulk with NULL hit_mask");
+	TEST_ASSERT_EQUAL(got[4], (void *)&objs[4], "objs with NULL hit_mask");
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_bulk(ht, keys, 0, NULL, got), -EINVAL, "0 keys");
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_bulk(ht, keys, RTE_RHASHTABLE_LOOKUP_BULK_MAX + 1,
+						     NULL, got), -EINVAL, "65 keys");
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_bulk(NULL, keys, 1, NULL, got), -EINVAL,
+			  "NULL table");
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_bulk(ht, NULL, 1, NULL, got), -EINVAL,
+			  "NULL keys");
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_bulk(ht, keys, 1, NULL, NULL), -EINVAL,
+			  "NULL objs");
+	return TEST_SUCCESS;
+}
+
+/* Case-insensitive 8-byte names: only found if the custom functions are used. */
+struct ci_obj {
+	char pad[5];
+	char name[8];
+	struct rte_rhash_head node;
+};
+
+static unsigned int ci_hash_calls, ci_obj_hash_calls, ci_cmp_calls;
+
+static uint32_t
+ci_hash(const void *key, uint32_t key_len, uint32_t seed)
+{
+	const char *k = key;
+	char low[8];
+	uint32_t i;
+
+	ci_hash_calls++;
+	for (i = 0; i < key_len && i < sizeof(low); i++)
+		low[i] = (char)tolower((unsigned char)k[i]);
+	return rte_jhash(low, i, seed);
+}
+
+static uint32_t
+ci_obj_hash(const void *obj, uint32_t key_len, uint32_t seed)
+{
+	const struct ci_obj *o = obj;
+
+	ci_obj_hash_calls++;
+	return ci_hash(o->name, key_len, seed);
+}
+
+static int
+ci_cmp(const void *key, const void *obj)
+{
+	const struct ci_obj *o = obj;
+
+	ci_cmp_calls++;
+	return strncasecmp(key, o->name, sizeof(o->name));
+}
+
+static int
+test_custom_functions(void)
+{
+	struct rte_rhashtable_params p;
+	struct ci_obj a = { .name = "abcdefg" }, b = { .name = "zzz" };
+	struct rte_rhashtable *t;
+	char key[8] = "ABCDEFG", other[8] = "ABCDEFH";
+
+	memset(&p, 0, sizeof(p));
+	p.name = "rht_custom";
+	p.socket_id = SOCKET_ID_ANY;
+	p.key_len = sizeof(a.name);
+	p.key_offset = offsetof(struct ci_obj, name);
+	p.head_offset = offsetof(struct ci_obj, node);
+	p.hashfn = ci_hash;
+	p.obj_hashfn = ci_obj_hash;
+	p.obj_cmpfn = ci_cmp;
+	t = rte_rhashtable_create(&p);
+	TEST_ASSERT_NOT_NULL(t, "create with custom functions");
+	ci_hash_calls = ci_obj_hash_calls = ci_cmp_calls = 0;
+
+	if (rte_rhashtable_insert(t, &a.node) != 0 ||
+	    rte_rhashtable_lookup_insert(t, &b.node) != 0 ||
+	    rte_rhashtable_lookup(t, key) != &a ||
+	    rte_rhashtable_lookup(t, other) != NULL) {
+		rte_rhashtable_free(t);
+		TEST_ASSERT(0, "case-insensitive lookup failed: custom functions not used");
+	}
+	rte_rhashtable_free(t);
+	TEST_ASSERT(ci_hash_calls > 0, "hashfn never called");
+	TEST_ASSERT(ci_obj_hash_calls > 0, "obj_hashfn never called");
+	TEST_ASSERT(ci_cmp_calls > 0, "obj_cmpfn never called");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Variable-length keys: NUL-terminated strings at key_offset (the library
+ * passes object + key_offset as the key of an object being inserted).
+ */
+struct var_obj {
+	uint32_t id;
+	struct rte_rhash_head node;
+	char name[48];
+};
+
+static unsigned int var_obj_hash_calls;
+
+static uint32_t
+var_obj_hash(const void *obj, uint32_t key_len, uint32_t seed)
+{
+	const struct var_obj *o = obj;
+
+	var_obj_hash_calls++;
+	return str_hash(o->name, key_len, seed);
+}
+
+static int
+var_cmp(const void *key, const void *obj)
+{
+	const struct var_obj *o = obj;
+
+	return strcmp(key, o->name);
+}
+
+#define N_VAR 300
+
+static int
+var_keys_check(struct rte_rhashtable *t, struct var_obj *vo)
+{
+	char key[48];
+	uint32_t i;
+
+	for (i = 0; i < N_VAR; i++) {
+		/* a copy, so the table cannot get away with pointer compares */
+		strcpy(key, vo[i].name);
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup(t, key), &vo[i], "key '%s'", key);
+		/* a prefix of the key is another (absent) key */
+		key[strlen(key) - 1] = '\0';
+		TEST_ASSERT_NULL(rte_rhashtable_lookup(t, key), "prefix '%s' found", key);
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+test_variable_keys_body(struct rte_rhashtable *t, struct var_obj *vo)
+{
+	struct var_obj dup;
+	uint32_t i;
+
+	for (i = 0; i < N_VAR; i++) {
+		vo[i].id = i;
+		/* 4 to 41 characters; every key ends in '|', so a key without
+		 * its last character is never a key
+		 */
+		snprintf(vo[i].name, sizeof(vo[i].name), "k%u_%.*s|", i, (int)(i % 37),
+			 "abcdefghijklmnopqrstuvwxyz0123456789xyz");
+		TEST_ASSERT_SUCCESS(rte_rhashtable_lookup_insert(t, &vo[i].node), "insert %u", i);
+	}
+	TEST_ASSERT_SUCCESS(var_keys_check(t, vo), "lookups");
+
+	dup = vo[5];
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_insert(t, &dup.node), -EEXIST, "duplicate key");
+
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(t), "rehash_run");
+	TEST_ASSERT(test_stats(t).buckets >= 512, "300 objects did not grow the table");
+	TEST_ASSERT_SUCCESS(var_keys_check(t, vo), "lookups after the grow");
+
+	/* a re-seed moves every object: each is rehashed with obj_hashfn */
+	var_obj_hash_calls = 0;
+	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(t), "reseed");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(t), "rehash_run");
+	TEST_ASSERT(var_obj_hash_calls >= N_VAR, "rehash called obj_hashfn %u times",
+		    var_obj_hash_calls);
+	TEST_ASSERT_SUCCESS(var_keys_check(t, vo), "lookups after the re-seed");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(t, &vo[7].node), "remove");
+	TEST_ASSERT_NULL(rte_rhashtable_lookup(t, vo[7].name), "removed key found");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(t), N_VAR - 1, "count");
+	return TEST_SUCCESS;
+}
+
+static int
+test_variable_keys(void)
+{
+	struct rte_rhashtable_params p;
+	struct rte_rhashtable *t;
+	struct var_obj *vo;
+	int ret;
+
+	memset(&p, 0, sizeof(p));
+	p.name = "rht_varkey";
+	p.socket_id = SOCKET_ID_ANY;
+	p.key_len = 0;
+	p.head_offset = offsetof(struct var_obj, node);
+	p.key_offset = offsetof(struct var_obj, name);
+	p.hashfn = str_hash;
+	p.obj_hashfn = var_obj_hash;
+	p.obj_cmpfn = var_cmp;
+	t = rte_rhashtable_create(&p);
+	TEST_ASSERT_NOT_NULL(t, "create with key_len 0: %s", rte_strerror(rte_errno));
+	vo = rte_zmalloc(NULL, sizeof(*vo) * N_VAR, 0);
+	ret = vo == NULL ? TEST_FAILED : test_variable_keys_body(t, vo);
+	rte_rhashtable_free(t);
+	rte_free(vo);
+	return ret;
+}
+
+/* A 16-byte key far from a head that comes first in the object. */
+struct far_obj {
+	char pad0[40];
+	struct rte_rhash_head node;
+	char pad1[52];
+	uint8_t key[16];
+	uint32_t tail;
+};
+
+static int
+test_offsets(void)
+{
+	struct rte_rhashtable_params p;
+	struct far_obj o[64];
+	struct rte_rhashtable *t;
+	uint8_t key[16];
+	uint32_t i;
+
+	memset(&p, 0, sizeof(p));
+	memset(o, 0, sizeof(o));
+	p.name = "rht_offsets";
+	p.socket_id = SOCKET_ID_ANY;
+	p.key_len = sizeof(key);
+	p.key_offset = offsetof(struct far_obj, key);
+	p.head_offset = offsetof(struct far_obj, node);
+	t = rte_rhashtable_create(&p);
+	TEST_ASSERT_NOT_NULL(t, "create");
+	for (i = 0; i < RTE_DIM(o); i++) {
+		/* keys differ only in their last byte */
+		o[i].key[15] = (uint8_t)i;
+		o[i].tail = 0xfeedbeef;
+		if (rte_rhashtable_insert(t, &o[i].node) != 0)
+			break;
+	}
+	for (i = 0; i < RTE_DIM(o); i++) {
+		memset(key, 0, sizeof(key));
+		key[15] = (uint8_t)i;
+		if (rte_rhashtable_lookup(t, key) != &o[i] || o[i].tail != 0xfeedbeef)
+			break;
+	}
+	rte_rhashtable_free(t);
+	TEST_ASSERT_EQUAL(i, RTE_DIM(o), "object %u not found at its offsets", i);
+	return TEST_SUCCESS;
+}
+
+static void
+count_free(void *obj, void *arg)
+{
+	struct test_obj *o = obj;
+	unsigned int *calls = arg;
+
+	o->seen++;
+	(*calls)++;
+}
+
+static int
+test_free_and_destroy(void)
+{
+	struct rte_rhashtable_params p;
+	struct rte_rhashtable *t;
+	unsigned int calls = 0;
+	uint32_t i;
+
+	test_params_init(&p, "rht_destroy");
+	t = rte_rhashtable_create(&p);
+	TEST_ASSERT_NOT_NULL(t, "create");
+	test_objs_clear_seen(objs, N_OBJS);
+	/* a removed object must not be passed */
+	if (test_insert_range(t, objs, 0, N_OBJS) != 0 ||
+	    rte_rhashtable_remove(t, &objs[0].node) != 0) {
+		rte_rhashtable_free(t);
+		return TEST_FAILED;
+	}
+	rte_rhashtable_free_and_destroy(t, count_free, &calls);
+	TEST_ASSERT_EQUAL(calls, N_OBJS - 1, "free_fn called %u times for %u objects", calls,
+			  N_OBJS - 1);
+	TEST_ASSERT_EQUAL(objs[0].seen, 0, "free_fn called for a removed object");
+	for (i = 1; i < N_OBJS; i++)
+		TEST_ASSERT_EQUAL(objs[i].seen, 1, "object %u freed %u times", i, objs[i].seen);
+	TEST_ASSERT_NULL(rte_rhashtable_find_existing("rht_destroy"), "table still named");
+
+	/* NULL free_fn: as rte_rhashtable_free() */
+	t = rte_rhashtable_create(&p);
+	TEST_ASSERT_NOT_NULL(t, "re-create");
+	TEST_ASSERT_SUCCESS(test_insert_range(t, objs, 0, 10), "insert");
+	rte_rhashtable_free_and_destroy(t, NULL, NULL);
+	TEST_ASSERT_NULL(rte_rhashtable_find_existing("rht_destroy"), "table still named");
+	return TEST_SUCCESS;
+}
+
+/* Average number of output bits that flip when one key bit flips (ideal: 16). */
+static double
+default_hash_avalanche(void)
+{
+	uint32_t key[4], h, bit, flips = 0, n = 0, k;
+
+	for (k = 0; k < 256; k++) {
+		key[0] = k;
+		key[1] = k * 2654435761u;
+		key[2] = ~k;
+		key[3] = 7;
+		h = rte_rhashtable_default_hash(key, sizeof(key), 0x1234);
+		for (bit = 0; bit < 128; bit += 3) {
+			key[bit / 32] ^= 1u << (bit % 32);
+			flips += __builtin_popcount(h ^
+				rte_rhashtable_default_hash(key, sizeof(key), 0x1234));
+			key[bit / 32] ^= 1u << (bit % 32);
+			n++;
+		}
+	}
+	return (double)flips / n;
+}
+
+static int
+test_default_hash(void)
+{
+	uint32_t key[3] = { 1, 2, 3 };
+	uint32_t h1 = rte_rhashtable_default_hash(key, sizeof(key), 7);
+	struct rte_rhashtable_params p;
+	struct rte_rhashtable *t;
+	double avalanche;
+
+	TEST_ASSERT_EQUAL(h1, rte_rhashtable_default_hash(key, sizeof(key), 7),
+			  "default hash not deterministic");
+	TEST_ASSERT_NOT_EQUAL(h1, rte_rhashtable_default_hash(key, sizeof(key), 8),
+			      "default hash ignores the seed");
+	TEST_ASSERT_NOT_EQUAL(h1, rte_rhashtable_default_hash(key, sizeof(key) - 1, 7),
+			      "default hash ignores the length");
+	/* not linear: every key bit reaches about half the output bits */
+	avalanche = default_hash_avalanche();
+	TEST_ASSERT(avalanche > 14.0 && avalanche < 18.0,
+		    "one flipped key bit flips %.2f of 32 hash bits", avalanche);
+
+	/* given explicitly as hashfn, it behaves as the default */
+	test_params_init(&p, "rht_defhash");
+	p.hashfn = rte_rhashtable_default_hash;
+	t = rte_rhashtable_create(&p);
+	TEST_ASSERT_NOT_NULL(t, "create with hashfn = default hash");
+	if (test_insert_range(t, objs, 0, 300) != 0 || rte_rhashtable_rehash_run(t) != 0 ||
+	    test_all_found(t, objs, 0, 300) != 0) {
+		rte_rhashtable_free(t);
+		TEST_ASSERT(0, "table with the default hash as hashfn");
+	}
+	rte_rhashtable_free(t);
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite rhashtable_suite = {
+	.suite_name = "rhashtable basic",
+	.setup = NULL,
+	.teardown = NULL,
+	.unit_test_cases = {
+		TEST_CASE(test_create_find_free),
+		TEST_CASE(test_create_invalid),
+		TEST_CASE(test_create_fail_no_leak),
+		TEST_CASE_ST(basic_setup, basic_teardown, test_insert_lookup),
+		TEST_CASE_ST(basic_setup, basic_teardown, test_lookup_insert),
+		TEST_CASE_ST(basic_setup, basic_teardown, test_remove),
+		TEST_CASE_ST(basic_setup, basic_teardown, test_replace),
+		TEST_CASE_ST(basic_setup, basic_teardown, test_lookup_bulk),
+		TEST_CASE(test_custom_functions),
+		TEST_CASE(test_variable_keys),
+		TEST_CASE(test_offsets),
+		TEST_CASE_ST(basic_setup, basic_teardown, test_free_and_destroy),
+		TEST_CASE_ST(basic_setup, basic_teardown, test_default_hash),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_rhashtable(void)
+{
+	return unit_test_suite_runner(&rhashtable_suite);
+}
+
+REGISTER_TEST_COMMAND(rhashtable_autotest, test_rhashtable);

@@ -1,0 +1,712 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * Bucket table sizing and resizing, one command each:
+ * - rhashtable_sizing_autotest: nelem_hint, max_size, min_size, element limit;
+ * - rhashtable_resize_autotest: grow by the worker, shrink, emergency growth;
+ * - rhashtable_reseed_autotest: every new bucket table has a new seed;
+ * - rhashtable_chain_autotest: the chain-length limit (re-seed, -EBUSY);
+ * - rhashtable_nested_autotest: nested bucket tables and allocation failures.
+ * No rehash service runs here: only rte_rhashtable_rehash_run() and inserts
+ * themselves resize.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include <rte_rhashtable.h>
+#include <rhashtable_debug.h>
+
+#include "test.h"
+#include "test_rhashtable_util.h"
+
+#define N_OBJS 4096
+
+static struct rte_rhashtable *ht;
+static struct test_obj *objs;
+static struct rte_rhashtable_params params;
+
+/* Suite setup: objects only; each case creates its table from params. */
+static int
+objs_setup(void)
+{
+	if (test_default_config() != TEST_SUCCESS)
+		return TEST_SKIPPED;
+	objs = test_objs_alloc(N_OBJS, 1000);
+	return objs == NULL ? TEST_FAILED : TEST_SUCCESS;
+}
+
+static void
+objs_teardown(void)
+{
+	rte_free(objs);
+	objs = NULL;
+}
+
+/* Case setup: default parameters, the case adjusts them and creates. */
+static int
+params_setup(void)
+{
+	test_params_init(&params, "rht_resize");
+	ht = NULL;
+	return TEST_SUCCESS;
+}
+
+static void
+table_teardown(void)
+{
+	rhashtable_fault_inject(NULL);
+	rte_rhashtable_free(ht);
+	ht = NULL;
+}
+
+static int
+create_table(void)
+{
+	ht = rte_rhashtable_create(&params);
+	TEST_ASSERT_NOT_NULL(ht, "create failed: %s", rte_strerror(rte_errno));
+	return TEST_SUCCESS;
+}
+
+/* Insert objs[from..to), running the rehash worker every `every` inserts. */
+static int
+insert_with_worker(uint32_t from, uint32_t to, uint32_t every)
+{
+	uint32_t i;
+
+	for (i = from; i < to; i++) {
+		TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &objs[i].node), "insert %u", i);
+		if ((i + 1) % every == 0)
+			TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	}
+	return TEST_SUCCESS;
+}
+
+/* ---- sizing ---- */
+
+static int
+test_nelem_hint(void)
+{
+	static const struct { uint16_t hint; uint32_t buckets; } cases[] = {
+		{ 0, 64 }, { 1, 4 }, { 2, 4 }, { 3, 4 }, { 4, 8 }, { 48, 64 },
+		{ 100, 256 }, { 192, 256 }, { 1000, 2048 },
+	};
+	struct rte_rhashtable_table_info info;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		params.nelem_hint = cases[i].hint;
+		TEST_ASSERT_SUCCESS(create_table(), "create");
+		TEST_ASSERT_SUCCESS(rte_rhashtable_table_info_get(ht, 0, &info), "table_info");
+		TEST_ASSERT_EQUAL(info.buckets, cases[i].buckets,
+				  "nelem_hint %u: %u buckets, expected %u", cases[i].hint,
+				  info.buckets, cases[i].buckets);
+		TEST_ASSERT_EQUAL(test_stats(ht).buckets, cases[i].buckets,
+				  "nelem_hint %u: stats.buckets", cases[i].hint);
+		TEST_ASSERT_EQUAL(rte_rhashtable_table_info_get(ht, 1, &info), -ENOENT,
+				  "a new table has a second bucket table");
+		rte_rhashtable_free(ht);
+		ht = NULL;
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+test_table_info_invalid(void)
+{
+	struct rte_rhashtable_table_info info;
+
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	TEST_ASSERT_EQUAL(rte_rhashtable_table_info_get(NULL, 0, &info), -EINVAL, "NULL table");
+	TEST_ASSERT_EQUAL(rte_rhashtable_table_info_get(ht, 0, NULL), -EINVAL, "NULL info");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_table_info_get(ht, 0, &info), "table 0");
+	TEST_ASSERT(info.nlocks >= 1 && info.nlocks <= info.buckets / 2,
+		    "%u locks for %u buckets", info.nlocks, info.buckets);
+	TEST_ASSERT(info.bytes >= info.buckets * sizeof(void *), "table_info.bytes %" PRIu64,
+		    info.bytes);
+	TEST_ASSERT_NOT_NULL(info.bucket_mem, "table_info.bucket_mem");
+	TEST_ASSERT(!info.nested, "a small table is nested");
+	return TEST_SUCCESS;
+}
+
+/* max_size 200 is 128 buckets, so 256 objects at most. */
+static int
+test_max_size(void)
+{
+	struct test_obj extra = { .cookie = TEST_OBJ_COOKIE, .key = 1 };
+	struct rte_rhashtable_stats s;
+	int ret;
+
+	params.max_size = 200;
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	TEST_ASSERT_SUCCESS(insert_with_worker(0, 256, 16), "fill to 2 * max_size");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	s = test_stats(ht);
+	TEST_ASSERT_EQUAL(s.buckets, 128, "table grew to %u buckets, max_size 200", s.buckets);
+	TEST_ASSERT_EQUAL(s.ntables, 1, "ntables %u", s.ntables);
+
+	ret = rte_rhashtable_insert(ht, &extra.node);
+	TEST_ASSERT_EQUAL(ret, -E2BIG, "insert beyond 2 * max_size returned %d", ret);
+	ret = rte_rhashtable_lookup_insert(ht, &extra.node);
+	TEST_ASSERT_EQUAL(ret, -E2BIG, "lookup_insert beyond 2 * max_size returned %d", ret);
+	s = test_stats(ht);
+	TEST_ASSERT_EQUAL(s.refused_e2big, 2, "stats.refused_e2big %" PRIu64, s.refused_e2big);
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 256, "count");
+	TEST_ASSERT_NULL(rte_rhashtable_lookup(ht, &extra.key), "refused object found");
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 256), "lookups at the limit");
+
+	/* room again after a remove */
+	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[0].node), "remove");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &extra.node), "insert after remove");
+	return TEST_SUCCESS;
+}
+
+/* Shrink one object's table from 256 buckets as far as min_size allows. */
+static int
+shrink_to_min(uint16_t min_size, uint32_t expected)
+{
+	uint32_t buckets;
+
+	params.nelem_hint = 192;
+	params.automatic_shrinking = true;
+	params.min_size = min_size;
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &objs[0].node), "insert");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	buckets = test_stats(ht).buckets;
+	TEST_ASSERT_EQUAL(buckets, expected, "min_size %u: shrank to %u buckets, expected %u",
+			  min_size, buckets, expected);
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 1), "lookup after the shrink");
+	rte_rhashtable_free(ht);
+	ht = NULL;
+	return TEST_SUCCESS;
+}
+
+static int
+test_min_size(void)
+{
+	TEST_ASSERT_SUCCESS(shrink_to_min(20, 16), "min_size rounds down");
+	TEST_ASSERT_SUCCESS(shrink_to_min(32, 32), "min_size power of two");
+	TEST_ASSERT_SUCCESS(shrink_to_min(2, 4), "min_size at least 4");
+	TEST_ASSERT_SUCCESS(shrink_to_min(0, 4), "min_size 0");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite sizing_suite = {
+	.suite_name = "rhashtable sizing",
+	.setup = objs_setup,
+	.teardown = objs_teardown,
+	.unit_test_cases = {
+		TEST_CASE_ST(params_setup, table_teardown, test_nelem_hint),
+		TEST_CASE_ST(params_setup, table_teardown, test_table_info_invalid),
+		TEST_CASE_ST(params_setup, table_teardown, test_max_size),
+		TEST_CASE_ST(params_setup, table_teardown, test_min_size),
+		TEST_CASES_END()
+	}
+};
+
+/* ---- resize ---- */
+
+static int
+test_grow_by_worker(void)
+{
+	struct rte_rhashtable_stats s;
+
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	/* 40 of 64: 62%, below the grow threshold */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 40), "insert");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	s = test_stats(ht);
+	TEST_ASSERT_EQUAL(s.buckets, 64, "grew at 62%% load: %u buckets", s.buckets);
+	TEST_ASSERT_EQUAL(s.grows, 0, "stats.grows %" PRIu64, s.grows);
+
+	/* 50 of 64: 78%; the insert only schedules the grow */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 40, 50), "insert");
+	s = test_stats(ht);
+	TEST_ASSERT(s.buckets == 64 && s.ntables == 1,
+		    "an insert below 100%% load resized the table (%u buckets, %u tables)",
+		    s.buckets, s.ntables);
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	s = test_stats(ht);
+	TEST_ASSERT_EQUAL(s.buckets, 128, "78%% load: %u buckets after rehash_run", s.buckets);
+	TEST_ASSERT_EQUAL(s.ntables, 1, "ntables %u after rehash_run", s.ntables);
+	TEST_ASSERT_EQUAL(s.grows, 1, "stats.grows %" PRIu64, s.grows);
+	TEST_ASSERT_EQUAL(s.emergency_allocs, 0, "stats.emergency_allocs %" PRIu64,
+			  s.emergency_allocs);
+	TEST_ASSERT(s.rehashes_done >= 1, "stats.rehashes_done 0");
+	TEST_ASSERT_EQUAL(s.objs_moved, 50, "stats.objs_moved %" PRIu64, s.objs_moved);
+	TEST_ASSERT(s.tables_freed >= 1, "old table not freed without QSBR");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 50, "count");
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 50), "lookups after the grow");
+	TEST_ASSERT_EQUAL(rte_rhashtable_rehash_run(NULL), -EINVAL, "rehash_run(NULL)");
+	return TEST_SUCCESS;
+}
+
+/* From 100 objects in 256 buckets, remove down to 70 (27%) and rehash. */
+static int
+shrink_case(bool automatic, uint32_t expected)
+{
+	struct rte_rhashtable_stats s;
+	uint32_t i;
+
+	params.nelem_hint = 192;
+	params.automatic_shrinking = automatic;
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 100), "insert");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 256, "shrank at 39%% load");
+	for (i = 0; i < 30; i++)
+		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	s = test_stats(ht);
+	TEST_ASSERT_EQUAL(s.buckets, expected, "automatic_shrinking %d: %u buckets, expected %u",
+			  automatic, s.buckets, expected);
+	TEST_ASSERT_EQUAL(s.shrinks, automatic ? 1 : 0, "stats.shrinks %" PRIu64, s.shrinks);
+	TEST_ASSERT_EQUAL(s.ntables, 1, "ntables %u", s.ntables);
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 30, 100), "lookups after the shrink");
+	TEST_ASSERT_SUCCESS(test_none_found(ht, objs, 0, 30), "removed objects");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 70, "count");
+	return TEST_SUCCESS;
+}
+
+static int
+test_shrink(void)
+{
+	return shrink_case(true, 128);
+}
+
+static int
+test_no_shrink(void)
+{
+	uint32_t i;
+
+	TEST_ASSERT_SUCCESS(shrink_case(false, 256), "70 objects");
+	/* not even when almost empty */
+	for (i = 30; i < 99; i++)
+		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 256, "shrank without automatic_shrinking");
+	return TEST_SUCCESS;
+}
+
+/* Bucket tables of the chain: growing sizes, distinct seeds, then -ENOENT. */
+static int
+check_table_chain(uint32_t ntables)
+{
+	struct rte_rhashtable_table_info info, prev;
+	uint32_t i;
+
+	for (i = 0; i < ntables; i++) {
+		TEST_ASSERT_SUCCESS(rte_rhashtable_table_info_get(ht, i, &info), "table %u", i);
+		if (i > 0) {
+			TEST_ASSERT(info.buckets >= prev.buckets, "table %u is smaller", i);
+			TEST_ASSERT_NOT_EQUAL(info.seed, prev.seed,
+					      "tables %u and %u have the same seed", i - 1, i);
+		}
+		prev = info;
+	}
+	TEST_ASSERT_EQUAL(rte_rhashtable_table_info_get(ht, ntables, &info), -ENOENT,
+			  "table_info beyond ntables");
+	return TEST_SUCCESS;
+}
+
+static int
+check_bulk_found(uint32_t from)
+{
+	const void *keys[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	void *got[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	uint64_t mask = 0;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < RTE_RHASHTABLE_LOOKUP_BULK_MAX; i++)
+		keys[i] = &objs[from + i].key;
+	ret = rte_rhashtable_lookup_bulk(ht, keys, RTE_RHASHTABLE_LOOKUP_BULK_MAX, &mask, got);
+	TEST_ASSERT_EQUAL(ret, RTE_RHASHTABLE_LOOKUP_BULK_MAX, "lookup_bulk found %d", ret);
+	TEST_ASSERT_EQUAL(mask, UINT64_MAX, "hit_mask %#" PRIx64, mask);
+	for (i = 0; i < RTE_RHASHTABLE_LOOKUP_BULK_MAX; i++)
+		TEST_ASSERT_EQUAL(got[i], (void *)&objs[from + i], "bulk object %u", i);
+	return TEST_SUCCESS;
+}
+
+/* With no worker, inserts past 100% load allocate the next tables themselves. */
+static int
+test_emergency_growth(void)
+{
+	struct test_obj twin = { .cookie = TEST_OBJ_COOKIE, .key = objs[1].key };
+	struct rte_rhashtable_stats s;
+
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 60), "insert");
+	s = test_stats(ht);
+	TEST_ASSERT(s.ntables == 1 && s.emergency_allocs == 0,
+		    "emergency growth at 94%% load (%u tables)", s.ntables);
+
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 60, 300), "insert past 100%% load");
+	s = test_stats(ht);
+	TEST_ASSERT(s.emergency_allocs > 0, "no emergency allocation at 469%% load");
+	TEST_ASSERT(s.ntables > 1, "only %u bucket table with no worker run", s.ntables);
+	TEST_ASSERT_EQUAL(s.grows, s.emergency_allocs, "emergency tables are not grows");
+	TEST_ASSERT_SUCCESS(check_table_chain(s.ntables), "bucket table chain");
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 300), "lookups across %u tables",
+			    s.ntables);
+	TEST_ASSERT_SUCCESS(check_bulk_found(0), "bulk lookups across the chain");
+	TEST_ASSERT_SUCCESS(check_bulk_found(236), "bulk lookups across the chain");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 300, "count");
+
+	/* objects in the oldest table are still seen by writers */
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_insert(ht, &twin.node), -EEXIST,
+			  "duplicate of an object in the old table inserted");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 300, 301), "insert");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[2].node), "remove from old table");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[299].node), "remove from new table");
+	TEST_ASSERT_SUCCESS(test_none_found(ht, objs, 2, 3), "removed");
+	TEST_ASSERT_SUCCESS(test_none_found(ht, objs, 299, 300), "removed");
+
+	/* the worker collapses the chain into one table of the right size */
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	s = test_stats(ht);
+	TEST_ASSERT_EQUAL(s.ntables, 1, "%u tables after rehash_run", s.ntables);
+	TEST_ASSERT_EQUAL(s.buckets, 512, "299 objects in %u buckets", s.buckets);
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 3, 299), "lookups after rehash_run");
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 2), "lookups after rehash_run");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 299, "count");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite resize_suite = {
+	.suite_name = "rhashtable resize",
+	.setup = objs_setup,
+	.teardown = objs_teardown,
+	.unit_test_cases = {
+		TEST_CASE_ST(params_setup, table_teardown, test_grow_by_worker),
+		TEST_CASE_ST(params_setup, table_teardown, test_shrink),
+		TEST_CASE_ST(params_setup, table_teardown, test_no_shrink),
+		TEST_CASE_ST(params_setup, table_teardown, test_emergency_growth),
+		TEST_CASES_END()
+	}
+};
+
+/* ---- reseed ---- */
+
+static int
+test_reseed(void)
+{
+	struct rte_rhashtable_stats s;
+	uint32_t seed0, seed1, seed2;
+
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 40), "insert");
+	seed0 = test_table_seed(ht, 0);
+
+	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(ht), "reseed");
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 40), "lookups with a re-seed pending");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	s = test_stats(ht);
+	seed1 = test_table_seed(ht, 0);
+	TEST_ASSERT_EQUAL(s.buckets, 64, "re-seed changed the size to %u", s.buckets);
+	TEST_ASSERT_EQUAL(s.ntables, 1, "ntables %u", s.ntables);
+	TEST_ASSERT_EQUAL(s.reseeds, 1, "stats.reseeds %" PRIu64, s.reseeds);
+	TEST_ASSERT_EQUAL(s.objs_moved, 40, "re-seed moved %" PRIu64 " objects", s.objs_moved);
+	TEST_ASSERT_NOT_EQUAL(seed1, seed0, "re-seed kept the seed %#x", seed0);
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 40), "lookups after the re-seed");
+
+	/* a grow gets a new seed too */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 40, 60), "insert");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	seed2 = test_table_seed(ht, 0);
+	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 128, "no grow at 94%% load");
+	TEST_ASSERT(seed2 != seed1 && seed2 != seed0, "grown table reuses a seed");
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 60), "lookups after the grow");
+
+	/* and another re-seed at the new size */
+	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(ht), "reseed");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 128, "re-seed changed the size");
+	TEST_ASSERT_NOT_EQUAL(test_table_seed(ht, 0), seed2, "second re-seed kept the seed");
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 60), "lookups after the re-seed");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 60, "count");
+	TEST_ASSERT_EQUAL(rte_rhashtable_reseed(NULL), -EINVAL, "reseed(NULL)");
+	return TEST_SUCCESS;
+}
+
+/* Two tables with the same parameters do not share a seed either. */
+static int
+test_seed_per_table(void)
+{
+	struct rte_rhashtable *other;
+	uint32_t s1, s2;
+
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	params.name = "rht_resize2";
+	other = rte_rhashtable_create(&params);
+	TEST_ASSERT_NOT_NULL(other, "create");
+	s1 = test_table_seed(ht, 0);
+	s2 = test_table_seed(other, 0);
+	rte_rhashtable_free(other);
+	TEST_ASSERT_NOT_EQUAL(s1, s2, "two new tables got the seed %#x", s1);
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite reseed_suite = {
+	.suite_name = "rhashtable reseed",
+	.setup = objs_setup,
+	.teardown = objs_teardown,
+	.unit_test_cases = {
+		TEST_CASE_ST(params_setup, table_teardown, test_reseed),
+		TEST_CASE_ST(params_setup, table_teardown, test_seed_per_table),
+		TEST_CASES_END()
+	}
+};
+
+/* ---- chain limit ---- */
+
+/* Ignores the seed: every key lands in the same bucket of every table. */
+static uint32_t
+const_hash(const void *key __rte_unused, uint32_t key_len __rte_unused,
+	   uint32_t seed __rte_unused)
+{
+	return 0x1234567;
+}
+
+/* Insert into one chain until -EBUSY; *inserted is the number that went in. */
+static int
+fill_one_chain(uint32_t *inserted)
+{
+	struct rte_rhashtable_stats s;
+	uint32_t i;
+	int ret = 0;
+
+	for (i = 0; i < 64; i++) {
+		ret = rte_rhashtable_insert(ht, &objs[i].node);
+		if (ret != 0)
+			break;
+		s = test_stats(ht);
+		if (i + 1 <= 15)
+			TEST_ASSERT(s.emergency_allocs == 0 && s.ntables == 1,
+				    "new table with a chain of %u", i + 1);
+		if (i + 1 == 17) {
+			TEST_ASSERT_EQUAL(s.emergency_allocs, 1,
+					  "no emergency table with a chain of 17");
+			TEST_ASSERT_EQUAL(s.ntables, 2, "%u tables", s.ntables);
+			TEST_ASSERT_EQUAL(s.reseeds, 1, "the new table is not a re-seed");
+			TEST_ASSERT_EQUAL(s.buckets, 64, "the re-seeded table has %u buckets",
+					  s.buckets);
+		}
+	}
+	TEST_ASSERT_EQUAL(ret, -EBUSY, "insert %u with a resize pending returned %d", i, ret);
+	TEST_ASSERT(i >= 17, "-EBUSY after only %u objects", i);
+	printf("one chain: -EBUSY at insert %u\n", i + 1);
+	*inserted = i;
+	return TEST_SUCCESS;
+}
+
+static int
+test_chain_limit(void)
+{
+	struct rte_rhashtable_stats s;
+	uint32_t n = 0, i;
+
+	params.hashfn = const_hash;
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	TEST_ASSERT_SUCCESS(fill_one_chain(&n), "fill one chain");
+
+	s = test_stats(ht);
+	TEST_ASSERT_EQUAL(s.refused_ebusy, 1, "stats.refused_ebusy %" PRIu64, s.refused_ebusy);
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), n, "count after -EBUSY");
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, n), "lookups after -EBUSY");
+	TEST_ASSERT_SUCCESS(test_none_found(ht, objs, n, n + 1), "the refused object");
+	TEST_ASSERT_SUCCESS(check_table_chain(s.ntables), "bucket table chain");
+
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	s = test_stats(ht);
+	TEST_ASSERT_EQUAL(s.ntables, 1, "%u tables after rehash_run", s.ntables);
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, n), "lookups after rehash_run");
+	for (i = 0; i < n; i++)
+		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove %u", i);
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 0, "count after removing all");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite chain_suite = {
+	.suite_name = "rhashtable chain limit",
+	.setup = objs_setup,
+	.teardown = objs_teardown,
+	.unit_test_cases = {
+		TEST_CASE_ST(params_setup, table_teardown, test_chain_limit),
+		TEST_CASES_END()
+	}
+};
+
+/* ---- nested tables and allocation failures ---- */
+
+static int
+walk_count_once(uint32_t n)
+{
+	struct rte_rhashtable_iter it;
+	struct test_obj *o;
+	void *obj;
+	uint32_t seen = 0;
+	int ret;
+
+	test_objs_clear_seen(objs, N_OBJS);
+	rte_rhashtable_walk_enter(ht, &it);
+	rte_rhashtable_walk_start(&it);
+	while ((ret = rte_rhashtable_walk_next(&it, &obj)) == 0) {
+		o = obj;
+		o->seen++;
+		seen++;
+	}
+	rte_rhashtable_walk_stop(&it);
+	rte_rhashtable_walk_exit(&it);
+	TEST_ASSERT_EQUAL(ret, -ENOENT, "walk ended with %d", ret);
+	TEST_ASSERT_EQUAL(seen, n, "walk saw %u objects of %u", seen, n);
+	return TEST_SUCCESS;
+}
+
+static int
+test_nested_table(void)
+{
+	/* every allocation above one page fails: only page-sized pieces work */
+	struct rhashtable_fault big = { .fail_after = 0, .one_in = 0, .min_bytes = 4097 };
+	struct rte_rhashtable_table_info info;
+	struct rte_rhashtable_stats s;
+
+	params.locks_mul = 1; /* keep the lock array well below a page */
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	rhashtable_fault_inject(&big);
+	TEST_ASSERT_SUCCESS(insert_with_worker(0, 2000, 100), "insert 2000");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+
+	s = test_stats(ht);
+	TEST_ASSERT_EQUAL(s.buckets, 4096, "2000 objects in %u buckets", s.buckets);
+	TEST_ASSERT(s.nested_tables > 0, "no nested table with large allocations failing");
+	TEST_ASSERT(rhashtable_fault_count() > 0, "no allocation was refused");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_table_info_get(ht, 0, &info), "table_info");
+	TEST_ASSERT(info.nested, "the 4096-bucket table is not nested");
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 2000), "lookups in the nested table");
+	TEST_ASSERT_SUCCESS(check_bulk_found(1000), "bulk lookups in the nested table");
+	TEST_ASSERT_SUCCESS(walk_count_once(2000), "walk of the nested table");
+
+	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[5].node), "remove");
+	TEST_ASSERT_SUCCESS(test_none_found(ht, objs, 5, 6), "removed");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(ht), "reseed");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "re-seed into a nested table");
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 6, 2000), "lookups after the re-seed");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 1999, "count");
+	return TEST_SUCCESS;
+}
+
+static int
+test_alloc_fail_keeps_table(void)
+{
+	struct rhashtable_fault all = { .fail_after = 0, .one_in = 0, .min_bytes = 0 };
+	struct rte_rhashtable_stats s;
+	int ret;
+
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 50), "insert");
+	rhashtable_fault_inject(&all);
+	ret = rte_rhashtable_rehash_run(ht);
+	TEST_ASSERT_EQUAL(ret, -ENOMEM, "rehash_run without memory returned %d", ret);
+	s = test_stats(ht);
+	TEST_ASSERT(s.alloc_failures > 0, "stats.alloc_failures 0");
+	TEST_ASSERT(s.ntables == 1 && s.buckets == 64, "table changed (%u tables, %u buckets)",
+		    s.ntables, s.buckets);
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 50), "lookups in the old table");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 50, 60), "insert below 100%% load");
+
+	/* restore memory: the grow goes through */
+	rhashtable_fault_inject(NULL);
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run with memory");
+	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 128, "no grow after memory came back");
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 60), "lookups after the grow");
+	return TEST_SUCCESS;
+}
+
+/* Inserts that need a new table and get none fail cleanly with -ENOMEM. */
+static int
+test_alloc_fail_emergency(void)
+{
+	struct rhashtable_fault all = { .fail_after = 0, .one_in = 0, .min_bytes = 0 };
+	uint32_t i, ok = 0, enomem = 0;
+	int ret;
+
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	rhashtable_fault_inject(&all);
+	for (i = 0; i < 400; i++) {
+		ret = rte_rhashtable_insert(ht, &objs[i].node);
+		objs[i].seen = ret == 0;
+		if (ret == 0)
+			ok++;
+		else if (ret == -ENOMEM)
+			enomem++;
+		else
+			TEST_ASSERT(0, "insert without memory returned %d", ret);
+	}
+	rhashtable_fault_inject(NULL);
+	TEST_ASSERT_EQUAL(test_stats(ht).refused_enomem, enomem, "stats.refused_enomem");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), ok, "count %u, %u inserts succeeded",
+			  rte_rhashtable_count(ht), ok);
+	for (i = 0; i < 400; i++)
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup(ht, &objs[i].key),
+				  objs[i].seen ? (void *)&objs[i] : NULL,
+				  "object %u (inserted: %u)", i, objs[i].seen);
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run with memory");
+	TEST_ASSERT_EQUAL(test_stats(ht).ntables, 1, "ntables");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite nested_suite = {
+	.suite_name = "rhashtable nested tables and allocation failures",
+	.setup = objs_setup,
+	.teardown = objs_teardown,
+	.unit_test_cases = {
+		TEST_CASE_ST(params_setup, table_teardown, test_nested_table),
+		TEST_CASE_ST(params_setup, table_teardown, test_alloc_fail_keeps_table),
+		TEST_CASE_ST(params_setup, table_teardown, test_alloc_fail_emergency),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_rhashtable_sizing(void)
+{
+	return unit_test_suite_runner(&sizing_suite);
+}
+
+static int
+test_rhashtable_resize(void)
+{
+	return unit_test_suite_runner(&resize_suite);
+}
+
+static int
+test_rhashtable_reseed(void)
+{
+	return unit_test_suite_runner(&reseed_suite);
+}
+
+static int
+test_rhashtable_chain(void)
+{
+	return unit_test_suite_runner(&chain_suite);
+}
+
+static int
+test_rhashtable_nested(void)
+{
+	return unit_test_suite_runner(&nested_suite);
+}
+
+REGISTER_TEST_COMMAND(rhashtable_sizing_autotest, test_rhashtable_sizing);
+REGISTER_TEST_COMMAND(rhashtable_resize_autotest, test_rhashtable_resize);
+REGISTER_TEST_COMMAND(rhashtable_reseed_autotest, test_rhashtable_reseed);
+REGISTER_TEST_COMMAND(rhashtable_chain_autotest, test_rhashtable_chain);
+REGISTER_TEST_COMMAND(rhashtable_nested_autotest, test_rhashtable_nested);

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+#ifndef _TEST_RHASHTABLE_UTIL_H_
+#define _TEST_RHASHTABLE_UTIL_H_
+
+/*
+ * Object type and helpers shared by the foundation suites. The key and the
+ * head both sit at non-zero offsets, so every suite also checks that the
+ * library honours key_offset and head_offset.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_malloc.h>
+#include <rte_memory.h>
+
+#include <rte_rhashtable.h>
+#include <rte_rhashtable_config.h>
+
+#include "test.h"
+
+struct test_obj {
+	uint64_t cookie;              /* keeps key_offset non-zero */
+	uint32_t key;
+	uint32_t seen;                /* walk / free callback counter */
+	struct rte_rhash_head node;   /* head_offset non-zero too */
+	uint32_t freed;               /* free_obj calls */
+};
+
+#define TEST_OBJ_COOKIE 0x5aa5c33c0ff1ceULL
+
+/*
+ * The suites' numbers (64 buckets by default, grow above 70%, shrink below
+ * 30%, chains of 16, tables of at least 4) are those of the default build
+ * options in meson_options.txt; a build with other tunables skips them.
+ */
+static inline int
+test_default_config(void)
+{
+	if (RTE_RHT_GROW_PCT != 70 || RTE_RHT_SHRINK_PCT != 30 ||
+	    RTE_RHT_MAX_CHAIN_LEN != 16 || RTE_RHT_DEFAULT_SIZE != 64 ||
+	    RTE_RHT_MIN_SIZE != 4) {
+		printf("built with non-default table tunables: suite skipped\n");
+		return TEST_SKIPPED;
+	}
+	return TEST_SUCCESS;
+}
+
+static inline void
+test_params_init(struct rte_rhashtable_params *p, const char *name)
+{
+	memset(p, 0, sizeof(*p));
+	p->name = name;
+	p->socket_id = SOCKET_ID_ANY;
+	p->key_len = sizeof(uint32_t);
+	p->key_offset = offsetof(struct test_obj, key);
+	p->head_offset = offsetof(struct test_obj, node);
+}
+
+/* n objects with keys first, first + 1, ...; free with rte_free(). */
+static inline struct test_obj *
+test_objs_alloc(uint32_t n, uint32_t first)
+{
+	struct test_obj *objs = rte_zmalloc(NULL, sizeof(*objs) * n, 0);
+	uint32_t i;
+
+	if (objs == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		objs[i].cookie = TEST_OBJ_COOKIE;
+		objs[i].key = first + i;
+	}
+	return objs;
+}
+
+static inline void
+test_objs_clear_seen(struct test_obj *objs, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		objs[i].seen = 0;
+}
+
+/* Insert objs[from..to) with rte_rhashtable_insert(); first error or 0. */
+static inline int
+test_insert_range(struct rte_rhashtable *ht, struct test_obj *objs, uint32_t from, uint32_t to)
+{
+	uint32_t i;
+	int ret;
+
+	for (i = from; i < to; i++) {
+		ret = rte_rhashtable_insert(ht, &objs[i].node);
+		if (ret != 0) {
+			printf("insert of key %u failed: %d\n", objs[i].key, ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Every object of objs[from..to) is found, and is that very object. */
+static inline int
+test_all_found(const struct rte_rhashtable *ht, struct test_obj *objs, uint32_t from,
+	       uint32_t to)
+{
+	uint32_t i;
+
+	for (i = from; i < to; i++) {
+		if (rte_rhashtable_lookup(ht, &objs[i].key) != &objs[i]) {
+			printf("key %u (object %u) not found\n", objs[i].key, i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* No object of objs[from..to) is found. */
+static inline int
+test_none_found(const struct rte_rhashtable *ht, struct test_obj *objs, uint32_t from,
+		uint32_t to)
+{
+	uint32_t i;
+
+	for (i = from; i < to; i++) {
+		if (rte_rhashtable_lookup(ht, &objs[i].key) != NULL) {
+			printf("removed key %u still found\n", objs[i].key);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static inline struct rte_rhashtable_stats
+test_stats(const struct rte_rhashtable *ht)
+{
+	struct rte_rhashtable_stats s;
+
+	memset(&s, 0xff, sizeof(s));
+	if (rte_rhashtable_stats_get(ht, &s) != 0)
+		printf("rte_rhashtable_stats_get failed\n");
+	return s;
+}
+
+/* Buckets of bucket table idx, 0 when it does not exist. */
+static inline uint32_t
+test_table_buckets(struct rte_rhashtable *ht, uint32_t idx)
+{
+	struct rte_rhashtable_table_info info;
+
+	if (rte_rhashtable_table_info_get(ht, idx, &info) != 0)
+		return 0;
+	return info.buckets;
+}
+
+static inline uint32_t
+test_table_seed(struct rte_rhashtable *ht, uint32_t idx)
+{
+	struct rte_rhashtable_table_info info;
+
+	memset(&info, 0, sizeof(info));
+	rte_rhashtable_table_info_get(ht, idx, &info);
+	return info.seed;
+}
+
+/* Bytes allocated from the rte_malloc heaps of every socket. */
+static inline uint64_t
+test_heap_allocated(void)
+{
+	struct rte_malloc_socket_stats st;
+	uint64_t total = 0;
+	unsigned int i;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
+			total += st.heap_allocsz_bytes;
+	return total;
+}
+
+#endif /* _TEST_RHASHTABLE_UTIL_H_ */

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * rhltable_autotest: several objects per key. Lookup returns a list with
+ * every object of the key, remove takes one object, count and walk see every
+ * object, free_and_destroy frees each exactly once, and lists survive resizes.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include <rte_rhashtable.h>
+
+#include "test.h"
+#include "test_rhashtable_util.h"
+
+struct list_obj {
+	uint32_t id;
+	struct rte_rhlist_head list;
+	uint32_t key;
+	uint32_t seen;
+};
+
+#define N_LOBJS 600
+/* object i has key i % N_KEYS: 6 objects per key */
+#define N_KEYS 100
+
+static struct rte_rhltable *hlt;
+static struct list_obj *lobjs;
+
+static int
+rhl_setup(void)
+{
+	struct rte_rhashtable_params p;
+	uint32_t i;
+
+	memset(&p, 0, sizeof(p));
+	p.name = "rhl_test";
+	p.socket_id = SOCKET_ID_ANY;
+	p.key_len = sizeof(uint32_t);
+	p.key_offset = offsetof(struct list_obj, key);
+	p.head_offset = offsetof(struct list_obj, list);
+	p.automatic_shrinking = true;
+	hlt = rte_rhltable_create(&p);
+	lobjs = rte_zmalloc(NULL, sizeof(*lobjs) * N_LOBJS, 0);
+	if (hlt == NULL || lobjs == NULL) {
+		printf("setup failed: %s\n", rte_strerror(rte_errno));
+		rte_rhltable_free(hlt);
+		rte_free(lobjs);
+		return TEST_FAILED;
+	}
+	for (i = 0; i < N_LOBJS; i++) {
+		lobjs[i].id = i;
+		lobjs[i].key = i % N_KEYS;
+	}
+	return TEST_SUCCESS;
+}
+
+static void
+rhl_teardown(void)
+{
+	rte_rhltable_free(hlt);
+	rte_free(lobjs);
+	hlt = NULL;
+	lobjs = NULL;
+}
+
+static int
+insert_range(uint32_t from, uint32_t to)
+{
+	uint32_t i;
+
+	for (i = from; i < to; i++)
+		TEST_ASSERT_SUCCESS(rte_rhltable_insert(hlt, &lobjs[i].list), "insert %u", i);
+	return TEST_SUCCESS;
+}
+
+/*
+ * The list of key holds exactly the objects i of [0, n) with i % N_KEYS == key
+ * that are not marked removed (seen == UINT32_MAX), each once.
+ */
+static int
+check_key_list(uint32_t key, uint32_t n)
+{
+	struct rte_rhlist_head *pos;
+	struct list_obj *o;
+	uint32_t found = 0, expected = 0, i;
+
+	for (i = key; i < n; i += N_KEYS) {
+		if (lobjs[i].seen != UINT32_MAX) {
+			lobjs[i].seen = 0;
+			expected++;
+		}
+	}
+	for (pos = rte_rhltable_lookup(hlt, &key); pos != NULL; pos = pos->next) {
+		o = container_of(pos, struct list_obj, list);
+		TEST_ASSERT(o->key == key, "object of key %u in the list of key %u", o->key, key);
+		TEST_ASSERT(o->seen != UINT32_MAX, "removed object %u still listed", o->id);
+		TEST_ASSERT(++o->seen == 1, "object %u listed twice", o->id);
+		TEST_ASSERT(found++ < n, "list of key %u does not end", key);
+	}
+	TEST_ASSERT_EQUAL(found, expected, "key %u: %u objects listed, %u expected", key, found,
+			  expected);
+	return TEST_SUCCESS;
+}
+
+static int
+check_all_lists(uint32_t n)
+{
+	uint32_t key;
+
+	for (key = 0; key < N_KEYS; key++)
+		TEST_ASSERT_SUCCESS(check_key_list(key, n), "list of key %u", key);
+	return TEST_SUCCESS;
+}
+
+static int
+test_rhl_lists(void)
+{
+	struct rte_rhashtable *t = rte_rhltable_table(hlt);
+	struct rte_rhashtable_stats s;
+	uint32_t absent = N_KEYS + 5;
+
+	TEST_ASSERT_NOT_NULL(t, "rhltable_table");
+	TEST_ASSERT_EQUAL(rte_rhashtable_find_existing("rhl_test"), t,
+			  "find_existing does not give the rhltable's table");
+	TEST_ASSERT_SUCCESS(insert_range(0, N_LOBJS), "insert");
+	TEST_ASSERT_SUCCESS(check_all_lists(N_LOBJS), "lists after insert");
+	TEST_ASSERT_NULL(rte_rhltable_lookup(hlt, &absent), "absent key found");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(t), N_LOBJS, "count %u",
+			  rte_rhashtable_count(t));
+	s = test_stats(t);
+	TEST_ASSERT_EQUAL(s.nelems, N_KEYS, "stats.nelems %" PRIu64 " (keys)", s.nelems);
+	TEST_ASSERT_EQUAL(s.nobjs, N_LOBJS, "stats.nobjs %" PRIu64, s.nobjs);
+
+	TEST_ASSERT_EQUAL(rte_rhltable_insert(NULL, &lobjs[0].list), -EINVAL, "insert(NULL)");
+	TEST_ASSERT_EQUAL(rte_rhltable_insert(hlt, NULL), -EINVAL, "insert(hlt, NULL)");
+	TEST_ASSERT_EQUAL(rte_rhltable_remove(hlt, NULL), -EINVAL, "remove(hlt, NULL)");
+	TEST_ASSERT_NULL(rte_rhltable_table(NULL), "rhltable_table(NULL)");
+	return TEST_SUCCESS;
+}
+
+/* Remove the objects of one key one at a time: first, middle and last of the list. */
+static int
+test_rhl_remove(void)
+{
+	struct rte_rhashtable *t = rte_rhltable_table(hlt);
+	uint32_t key = 7, i, left = N_LOBJS;
+	static const uint32_t order[] = { 3, 0, 5, 2, 4, 1 };
+
+	TEST_ASSERT_SUCCESS(insert_range(0, N_LOBJS), "insert");
+	for (i = 0; i < RTE_DIM(order); i++) {
+		struct list_obj *o = &lobjs[key + order[i] * N_KEYS];
+
+		TEST_ASSERT_SUCCESS(rte_rhltable_remove(hlt, &o->list), "remove %u", o->id);
+		o->seen = UINT32_MAX;
+		left--;
+		TEST_ASSERT_SUCCESS(check_key_list(key, N_LOBJS), "after removing %u", o->id);
+		TEST_ASSERT_EQUAL(rte_rhashtable_count(t), left, "count %u, expected %u",
+				  rte_rhashtable_count(t), left);
+		TEST_ASSERT_EQUAL(rte_rhltable_remove(hlt, &o->list), -ENOENT,
+				  "second remove of %u", o->id);
+	}
+	TEST_ASSERT_NULL(rte_rhltable_lookup(hlt, &key), "key found after removing all");
+	TEST_ASSERT_EQUAL(test_stats(t).nelems, N_KEYS - 1, "stats.nelems");
+	TEST_ASSERT_SUCCESS(check_all_lists(N_LOBJS), "other keys");
+
+	/* a removed object can come back */
+	lobjs[key].seen = 0;
+	TEST_ASSERT_SUCCESS(rte_rhltable_insert(hlt, &lobjs[key].list), "re-insert");
+	TEST_ASSERT_EQUAL(rte_rhltable_lookup(hlt, &key), &lobjs[key].list, "re-inserted");
+	return TEST_SUCCESS;
+}
+
+static int
+walk_all(struct rte_rhashtable *t, uint32_t *returned)
+{
+	struct rte_rhashtable_iter it;
+	struct list_obj *o;
+	void *obj;
+	int ret;
+
+	*returned = 0;
+	rte_rhashtable_walk_enter(t, &it);
+	rte_rhashtable_walk_start(&it);
+	while ((ret = rte_rhashtable_walk_next(&it, &obj)) == 0) {
+		o = obj;
+		o->seen++;
+		(*returned)++;
+	}
+	rte_rhashtable_walk_stop(&it);
+	rte_rhashtable_walk_exit(&it);
+	return ret;
+}
+
+static int
+test_rhl_walk(void)
+{
+	struct rte_rhashtable *t = rte_rhltable_table(hlt);
+	uint32_t returned, i;
+	int ret;
+
+	/* rehash first: the walk then runs on one bucket table, no -EAGAIN */
+	TEST_ASSERT_SUCCESS(insert_range(0, N_LOBJS), "insert");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(t), "rehash_run");
+	ret = walk_all(t, &returned);
+	TEST_ASSERT_EQUAL(ret, -ENOENT, "walk ended with %d", ret);
+	TEST_ASSERT_EQUAL(returned, N_LOBJS, "walk returned %u objects of %u", returned,
+			  N_LOBJS);
+	for (i = 0; i < N_LOBJS; i++)
+		TEST_ASSERT_EQUAL(lobjs[i].seen, 1, "object %u walked %u times", i, lobjs[i].seen);
+	return TEST_SUCCESS;
+}
+
+/* Lists stay whole when the table grows, re-seeds and shrinks under them. */
+static int
+test_rhl_resize(void)
+{
+	struct rte_rhashtable *t = rte_rhltable_table(hlt);
+	uint32_t i;
+
+	/* 100 keys in 64 buckets: the list heads must move as one */
+	TEST_ASSERT_SUCCESS(insert_range(0, N_LOBJS), "insert");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(t), "rehash_run");
+	TEST_ASSERT_EQUAL(test_stats(t).buckets, 256,
+			  "100 keys: grow is driven by keys, not objects");
+	TEST_ASSERT_SUCCESS(check_all_lists(N_LOBJS), "lists after the grow");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(t), "reseed");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(t), "rehash_run");
+	TEST_ASSERT_SUCCESS(check_all_lists(N_LOBJS), "lists after the re-seed");
+
+	/* leave 10 keys: the table shrinks */
+	for (i = 0; i < N_LOBJS; i++) {
+		if (lobjs[i].key < 10)
+			continue;
+		TEST_ASSERT_SUCCESS(rte_rhltable_remove(hlt, &lobjs[i].list), "remove %u", i);
+		lobjs[i].seen = UINT32_MAX;
+	}
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(t), "rehash_run");
+	TEST_ASSERT(test_stats(t).buckets < 256, "no shrink with 10 keys");
+	TEST_ASSERT_SUCCESS(check_all_lists(N_LOBJS), "lists after the shrink");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(t), 60, "count");
+	return TEST_SUCCESS;
+}
+
+static void
+count_free(void *obj, void *arg)
+{
+	struct list_obj *o = obj;
+	uint32_t *calls = arg;
+
+	o->seen++;
+	(*calls)++;
+}
+
+static int
+test_rhl_free_and_destroy(void)
+{
+	uint32_t calls = 0, i;
+
+	TEST_ASSERT_SUCCESS(insert_range(0, N_LOBJS), "insert");
+	TEST_ASSERT_SUCCESS(rte_rhltable_remove(hlt, &lobjs[9].list), "remove");
+	rte_rhashtable_free_and_destroy(rte_rhltable_table(hlt), count_free, &calls);
+	hlt = NULL;
+	TEST_ASSERT_EQUAL(calls, N_LOBJS - 1, "free_fn called %u times for %u objects", calls,
+			  N_LOBJS - 1);
+	for (i = 0; i < N_LOBJS; i++)
+		TEST_ASSERT_EQUAL(lobjs[i].seen, i == 9 ? 0U : 1U, "object %u freed %u times", i,
+				  lobjs[i].seen);
+	TEST_ASSERT_NULL(rte_rhashtable_find_existing("rhl_test"), "destroyed table found");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite rhltable_suite = {
+	.suite_name = "rhltable",
+	.setup = test_default_config,
+	.teardown = NULL,
+	.unit_test_cases = {
+		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_lists),
+		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_remove),
+		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_walk),
+		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_resize),
+		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_free_and_destroy),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_rhltable(void)
+{
+	return unit_test_suite_runner(&rhltable_suite);
+}
+
+REGISTER_TEST_COMMAND(rhltable_autotest, test_rhltable);
