@@ -157,6 +157,12 @@ rht_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj, int mode, void
 		RHT_LOG(ERR, "NULL %s", ht == NULL ? "table" : "object");
 		return -EINVAL;
 	}
+	if (unlikely(ht->rhlist != (mode == RHT_INSERT_LIST))) {
+		RHT_LOG(ERR, "%s: %s", ht->name, ht->rhlist ?
+			"an rhltable takes rte_rhltable_insert() only" :
+			"rte_rhltable_insert() on a table that is not an rhltable");
+		return -EINVAL;
+	}
 	if (unlikely(!rht_addr_taggable(obj))) {
 		RHT_LOG(ERR, "%s: object %p above the 48-bit address space", ht->name, obj);
 		return -EINVAL;

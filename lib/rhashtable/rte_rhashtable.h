@@ -400,7 +400,7 @@ rte_rhashtable_lookup_bulk(const struct rte_rhashtable *ht, const void **keys,
  *   The object's head.
  * @return
  *   - 0: inserted.
- *   - -EINVAL: ht or obj NULL.
+ *   - -EINVAL: ht or obj NULL, or ht is an rhltable's table.
  *   - -E2BIG: the table holds its maximum number of objects.
  *   - -ENOMEM: the table needed a new bucket table and none could be allocated.
  *   - -EBUSY: the chain holds 16 objects while a resize is already pending.
