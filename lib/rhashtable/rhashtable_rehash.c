@@ -275,8 +275,11 @@ fail:
 		return 0;
 	if (ret == -EBUSY) {
 		rht_trace_ebusy(ht->name, tbl->size);
-		RHT_LOG(DEBUG, "%s: chain of %d while a resize is pending", ht->name,
-			RTE_RHT_MAX_CHAIN_LEN);
+		/* re-seeding cannot shorten chains of a hash that ignores the seed */
+		if (__atomic_fetch_add(&ht->ctr.refused_ebusy, 0, __ATOMIC_RELAXED) == 0)
+			RHT_LOG(WARNING, "%s: a chain of %d objects outlived a re-seed: does "
+				"the hash function ignore its seed?", ht->name,
+				RTE_RHT_MAX_CHAIN_LEN);
 	}
 	return ret;
 }
