@@ -276,7 +276,7 @@ fail:
 	if (ret == -EBUSY) {
 		rht_trace_ebusy(ht->name, tbl->size);
 		/* re-seeding cannot shorten chains of a hash that ignores the seed */
-		if (__atomic_fetch_add(&ht->ctr.refused_ebusy, 0, __ATOMIC_RELAXED) == 0)
+		if (__atomic_load_n(&ht->ctr.refused_ebusy, __ATOMIC_RELAXED) == 0)
 			RHT_LOG(WARNING, "%s: a chain of %d objects outlived a re-seed: does "
 				"the hash function ignore its seed?", ht->name,
 				RTE_RHT_MAX_CHAIN_LEN);
