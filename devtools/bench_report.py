@@ -1,0 +1,450 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The rte_rhashtable authors
+
+"""Turn the JSON of dpdk-rhashtable-bench into a Markdown report and PNG plots.
+
+    devtools/bench_report.py --json results.json [--trace resize_trace.csv]
+                             [--out DIR] [--machine machine.md]
+
+Writes DIR/results.md (rates per system per case, ratios of rte_rhashtable
+against rte_hash and cds_lfht computed from this run only, each rate as a
+share of the memory-limit probe) and, when gnuplot is installed,
+DIR/lookup_vs_size_*.png and DIR/resize_timeline.png. With --benchmark_repetitions,
+the median of the repetitions is used.
+"""
+
+import argparse
+import csv
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+SYSTEMS = ["rhashtable", "rte_hash", "cds_lfht"]
+STREAMS = ["hit_uniform", "hit_zipf", "miss_uniform", "miss_zipf"]
+SIZINGS = ["presized", "grow", "grow_service"]
+
+
+def size_label(n):
+    """65536 -> 64Ki, 1048576 -> 1Mi."""
+    for unit, shift in (("Mi", 20), ("Ki", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return "%d%s" % (n >> shift, unit)
+    return str(n)
+
+
+def case_key(name):
+    """'lookup/rte_hash/bulk32/hit_uniform/65536/min_time:0.4/real_time'
+    -> ('lookup', 'rte_hash', 'bulk32', 'hit_uniform', 65536)."""
+    parts = []
+    for p in name.split("/"):
+        if p.isdigit():
+            return tuple(parts) + (int(p),)
+        parts.append(p)
+    return tuple(parts)
+
+
+def load(path):
+    """Cases keyed by case_key, each a dict of counters (median over
+    repetitions) plus 'error' and 'label'."""
+    with open(path) as f:
+        data = json.load(f)
+    runs = {}
+    for b in data.get("benchmarks", []):
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        runs.setdefault(case_key(b["run_name"] if "run_name" in b else b["name"]),
+                        []).append(b)
+    cases = {}
+    for key, reps in runs.items():
+        merged = {"error": None, "label": reps[0].get("label", "")}
+        if any(r.get("error_occurred") for r in reps):
+            merged["error"] = next(r.get("error_message", "error")
+                                   for r in reps if r.get("error_occurred"))
+        numeric = {}
+        for r in reps:
+            for k, v in r.items():
+                if isinstance(v, (int, float)) and not isinstance(v, bool):
+                    numeric.setdefault(k, []).append(v)
+        for k, vals in numeric.items():
+            merged[k] = statistics.median(vals)
+        merged["repetitions"] = len(reps)
+        cases[key] = merged
+    return data.get("context", {}), cases
+
+
+class Report:
+    """Lookups of cases and the Markdown helpers built on them."""
+
+    def __init__(self, context, cases):
+        self.ctx = context
+        self.cases = cases
+        self.sizes = sorted({k[-1] for k in cases if isinstance(k[-1], int)
+                             and k[0] in ("lookup", "insert", "limit")})
+
+    def get(self, *key, counter="Mops"):
+        c = self.cases.get(tuple(key))
+        if c is None or c["error"] is not None:
+            return None
+        return c.get(counter)
+
+    def lookup(self, sysname, mode, stream, n):
+        return self.get("lookup", sysname, mode, stream, n)
+
+    def limit(self, kind, n):
+        return self.get("limit", kind, n)
+
+
+def fmt_rate(v, limit=None):
+    if v is None:
+        return "–"
+    s = "%.1f" % v if v >= 10 else "%.2f" % v
+    if limit:
+        s += " (%d%%)" % round(100.0 * v / limit)
+    return s
+
+
+def fmt_ratio(a, b):
+    if a is None or b is None or b == 0:
+        return "–"
+    return "**%.2fx**" % (a / b)
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def md_table(header, rows):
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def section_headline(r):
+    """The ratios the project tracks, one line each."""
+    lines = []
+
+    def add(text, a, b, extra=""):
+        q = ratio(a, b)
+        val = "%.2fx" % q if q is not None else "not measured"
+        lines.append("| %s | %s | %s | %s |" % (text, fmt_rate(a), fmt_rate(b), val + extra))
+
+    for n in (1 << 20, 16 << 20):
+        if n not in r.sizes:
+            continue
+        for stream in ("hit_uniform", "miss_uniform"):
+            add("bulk32 lookup %s, %s: rhashtable / rte_hash bulk" % (stream, size_label(n)),
+                r.lookup("rhashtable", "bulk32", stream, n),
+                r.lookup("rte_hash", "bulk32", stream, n))
+    for n in (1 << 20, 16 << 20):
+        if n not in r.sizes:
+            continue
+        add("single lookup hit_uniform, %s: rhashtable / cds_lfht" % size_label(n),
+            r.lookup("rhashtable", "single", "hit_uniform", n),
+            r.lookup("cds_lfht", "single", "hit_uniform", n))
+    big = max(r.sizes) if r.sizes else None
+    if big is not None:
+        for sizing in ("grow", "grow_service"):
+            add("insert, growth 64 -> %s (%s): rhashtable / rte_hash pre-sized insert"
+                % (size_label(big), sizing),
+                r.get("insert", "rhashtable", sizing, big),
+                r.get("insert", "rte_hash", "presized", big))
+    for mode in ("bulk32", "single"):
+        c = r.cases.get(("resize", "rhashtable", mode, 1 << 20))
+        if c is None or c["error"]:
+            continue
+        lines.append("| worst 10 ms window during 1Mi->2Mi->1Mi resize (%s): min / steady | "
+                     "%s | %s | %.2fx (on-CPU windows only: %s); misses: %d |"
+                     % (mode, fmt_rate(c.get("min_window_Mops")), fmt_rate(c.get("steady_Mops")),
+                        c.get("min_over_steady", 0),
+                        "%.2fx" % c["min_oncpu_over_steady"]
+                        if c.get("min_oncpu_window_Mops") else "none",
+                        c.get("misses", 0)))
+    if big is not None:
+        for stream in ("hit_uniform", "miss_uniform"):
+            add("bulk32 lookup %s, %s: rhashtable / limit probe (batch32)"
+                % (stream, size_label(big)),
+                r.lookup("rhashtable", "bulk32", stream, big), r.limit("batch32", big))
+    head = ["| Ratio | rhashtable Mops/s | reference Mops/s | ratio |", "|---|---|---|---|"]
+    return "\n".join(head + lines)
+
+
+def section_lookups(r, n):
+    lim_batch = r.limit("batch32", n)
+    header = ["mode", "keys", "rhashtable", "rte_hash", "cds_lfht",
+              "rht / rte_hash", "rht / cds_lfht"]
+    rows = []
+    for mode in ("bulk32", "single"):
+        for stream in STREAMS:
+            vals = [r.lookup(s, mode, stream, n) for s in SYSTEMS]
+            if all(v is None for v in vals):
+                continue
+            rows.append([mode, stream] + [fmt_rate(v, lim_batch) for v in vals] +
+                        [fmt_ratio(vals[0], vals[1]), fmt_ratio(vals[0], vals[2])])
+    return md_table(header, rows)
+
+
+def section_limits(r):
+    header = ["table size", "buffer (MiB)", "batch32 prefetched (Mops/s)", "ns/line",
+              "one dependent read (Mops/s)", "ns/read"]
+    rows = []
+    for n in r.sizes:
+        b = r.cases.get(("limit", "batch32", n))
+        c = r.cases.get(("limit", "chase", n))
+        if b is None or c is None or b["error"] or c["error"]:
+            continue
+        rows.append([size_label(n), "%.0f" % b.get("buffer_MiB", 0), fmt_rate(b["Mops"]),
+                     "%.1f" % b["ns_per_op"], fmt_rate(c["Mops"]), "%.1f" % c["ns_per_op"]])
+    return md_table(header, rows)
+
+
+def section_writes(r):
+    header = ["operation", "size", "rhashtable", "rte_hash", "cds_lfht",
+              "rht / rte_hash presized", "rht / cds_lfht same sizing"]
+    rows = []
+    for n in r.sizes:
+        lim = r.limit("batch32", n)
+        ref_hash = r.get("insert", "rte_hash", "presized", n)
+        for sizing in SIZINGS:
+            vals = [r.get("insert", s, sizing, n) for s in SYSTEMS]
+            if all(v is None for v in vals):
+                continue
+            cells = []
+            for s, v in zip(SYSTEMS, vals):
+                c = r.cases.get(("insert", s, sizing, n))
+                cell = fmt_rate(v, lim)
+                if c is not None and c.get("stalled"):
+                    cell += " STALLED"
+                cells.append(cell)
+            rows.append(["insert " + sizing, size_label(n)] + cells +
+                        [fmt_ratio(vals[0], ref_hash), fmt_ratio(vals[0], vals[2])])
+        vals = [r.get("remove", s, n) for s in SYSTEMS]
+        rows.append(["remove", size_label(n)] + [fmt_rate(v, lim) for v in vals] +
+                    [fmt_ratio(vals[0], vals[1]), fmt_ratio(vals[0], vals[2])])
+    return md_table(header, rows)
+
+
+def section_memory(r):
+    header = ["size"] + ["%s B/entry (table + object)" % s for s in SYSTEMS] + \
+        ["rht / rte_hash", "rht / cds_lfht"]
+    rows = []
+    for n in r.sizes:
+        vals, cells = [], []
+        for s in SYSTEMS:
+            c = r.cases.get(("memory", s, n))
+            if c is None or c["error"]:
+                vals.append(None)
+                cells.append("–")
+                continue
+            vals.append(c["bytes_per_entry"])
+            cells.append("%.1f (%.1f + %d)" % (c["bytes_per_entry"],
+                                               c["table_bytes_per_entry"], c["obj_bytes"]))
+        rows.append([size_label(n)] + cells +
+                    ["%.2fx" % ratio(vals[0], vals[1]) if ratio(vals[0], vals[1]) else "–",
+                     "%.2fx" % ratio(vals[0], vals[2]) if ratio(vals[0], vals[2]) else "–"])
+    methods = []
+    for s in SYSTEMS:
+        c = next((v for k, v in r.cases.items() if k[:2] == ("memory", s)), None)
+        if c is not None and c.get("label"):
+            methods.append("- %s: %s" % (s, c["label"]))
+    return md_table(header, rows) + "\n\nMeasured with:\n" + "\n".join(methods)
+
+
+def section_resize(r):
+    header = ["lookups", "steady Mops/s", "worst window", "worst / steady",
+              "worst on-CPU window", "on-CPU worst / steady", "preempted windows",
+              "misses", "grow ms", "shrink ms", "buckets start/peak/end"]
+    rows = []
+    for mode in ("single", "bulk32"):
+        c = r.cases.get(("resize", "rhashtable", mode, 1 << 20))
+        if c is None:
+            continue
+        if c["error"]:
+            rows.append([mode, "error: " + c["error"]] + [""] * 9)
+            continue
+        rows.append([mode, fmt_rate(c["steady_Mops"]), fmt_rate(c["min_window_Mops"]),
+                     "%.2f" % c["min_over_steady"],
+                     fmt_rate(c.get("min_oncpu_window_Mops") or None),
+                     "%.2f" % c.get("min_oncpu_over_steady", 0),
+                     "%d / %d" % (c.get("preempted_windows", 0), c.get("windows", 0)),
+                     "**%d**" % c["misses"], "%.0f" % c["grow_ms"], "%.0f" % c["shrink_ms"],
+                     "%d / %d / %d" % (c["buckets_start"], c["buckets_peak"],
+                                       c["buckets_end"])])
+    return md_table(header, rows)
+
+
+def errors(r):
+    out = []
+    for k, c in sorted(r.cases.items(), key=lambda kv: str(kv[0])):
+        if c["error"]:
+            out.append("- `%s`: %s" % ("/".join(str(p) for p in k), c["error"]))
+        elif c.get("label", "").startswith(("STALLED", "LOOKUP MISSES", "resize did")):
+            out.append("- `%s`: %s" % ("/".join(str(p) for p in k), c["label"]))
+    return "\n".join(out)
+
+
+def write_markdown(r, out_dir, plots, machine):
+    ctx = r.ctx
+    md = ["# rte_rhashtable benchmark results", "",
+          "Generated by `devtools/bench_report.py` from one run of `dpdk-rhashtable-bench` "
+          "(mode: %s, %s). All systems ran in the same process, on the same lcore, with "
+          "the same 16-byte 5-tuple keys and key sets; ratios compare figures of this "
+          "run only. Rates are million operations per second (wall clock), one thread."
+          % (ctx.get("rht_mode", "?"), ctx.get("date", "?")), ""]
+    if machine:
+        md += ["Machine and command: see [%s](%s)." % (machine, machine), ""]
+    md += ["Hugepages: %s. EAL arguments: `%s`." % (ctx.get("rht_hugepages", "?"),
+                                                  ctx.get("rht_eal_args", "?")), ""]
+    md += ["## Headline ratios", "", section_headline(r), ""]
+    md += ["## Set-up of each system", ""]
+    for key in ("rht_note_rhashtable", "rht_note_rte_hash", "rht_note_cds_lfht",
+                "rht_note_lookup", "rht_note_limit"):
+        if key in ctx:
+            md.append("- " + ctx[key])
+    md += ["", "## Lookups", "",
+           "Mops/s; in parentheses, the share of the memory-limit probe (`batch32`: random "
+           "cache-line reads, 32 prefetched at a time, over a buffer as large as "
+           "rte_rhashtable's working set at that size).", ""]
+    for n in r.sizes:
+        md += ["### %s entries" % size_label(n), "", section_lookups(r, n), ""]
+    md += ["## What memory allows (limit probe)", "", section_limits(r), ""]
+    md += ["## Insert and remove", "",
+           "Mops/s. `presized`: room for every entry before the first insert "
+           "(rte_rhashtable: grown to n and emptied, since `nelem_hint` is 16 bits; "
+           "rte_hash: entries = 1.125 n; cds_lfht: init_size = n rounded up). "
+           "`grow`: the table starts at 64 buckets; `grow_service`: rte_rhashtable's "
+           "rehash on a service lcore. A growing run ends when the table has settled. "
+           "In parentheses: share of the batch32 memory-limit probe.", "",
+           section_writes(r), ""]
+    md += ["## Memory per entry", "", section_memory(r), ""]
+    md += ["## Lookups during a resize", "",
+           "Lookups of present keys on the main lcore in 10 ms windows while a service "
+           "lcore inserts keys until the table doubles from 1Mi to 2Mi buckets, then "
+           "removes them until it halves back. Misses must be 0. Windows in which the "
+           "main thread was descheduled (< 90% on CPU; the machine is shared) are "
+           "reported apart.", "", section_resize(r), ""]
+    err = errors(r)
+    if err:
+        md += ["## Errors and warnings", "", err, ""]
+    if plots:
+        md += ["## Plots", ""]
+        md += ["![%s](%s)" % (p, p) for p in plots]
+        md.append("")
+    path = os.path.join(out_dir, "results.md")
+    with open(path, "w") as f:
+        f.write("\n".join(md))
+    return path
+
+
+def gnuplot(script):
+    subprocess.run(["gnuplot"], input=script.encode(), check=True)
+
+
+def plot_lookup_vs_size(r, out_dir, stream):
+    series = [("rhashtable", "bulk32"), ("rte_hash", "bulk32"),
+              ("rhashtable", "single"), ("rte_hash", "single"), ("cds_lfht", "single")]
+    dat = os.path.join(out_dir, ".lookup_%s.dat" % stream)
+    with open(dat, "w") as f:
+        for n in r.sizes:
+            vals = [r.lookup(s, m, stream, n) for s, m in series]
+            vals += [r.limit("batch32", n), r.limit("chase", n)]
+            f.write("%d %s\n" % (n, " ".join("NaN" if v is None else "%.4f" % v
+                                               for v in vals)))
+    titles = ["%s %s" % sm for sm in series] + ["limit: batch32 prefetched reads",
+                                                 "limit: one dependent read"]
+    png = "lookup_vs_size_%s.png" % stream
+    xtics = ", ".join("'%s' %d" % (size_label(n), n) for n in r.sizes)
+    plots = ", ".join(
+        "'%s' using 1:%d with linespoints lw 2 %s title '%s'"
+        % (dat, i + 2, "dt 2" if t.startswith("limit") else "", t)
+        for i, t in enumerate(titles))
+    gnuplot("""set terminal pngcairo size 900,600 noenhanced
+set output '%s'
+set title 'Lookup rate vs table size (%s keys, one lcore)'
+set logscale x 2
+set logscale y 2
+set xtics (%s)
+set xlabel 'entries'
+set ylabel 'Mops/s'
+set key below
+set grid
+plot %s
+""" % (os.path.join(out_dir, png), stream, xtics, plots))
+    os.remove(dat)
+    return png
+
+
+def plot_resize(trace, out_dir):
+    rows = {}
+    with open(trace) as f:
+        for row in csv.DictReader(f):
+            rows.setdefault(row["mode"], []).append(row)
+    if not rows:
+        return None
+    dats, plots = [], []
+    for i, (mode, rs) in enumerate(sorted(rows.items())):
+        dat = os.path.join(out_dir, ".resize_%s.dat" % mode)
+        with open(dat, "w") as f:
+            for row in rs:
+                f.write("%s %s %s %s\n" % (row["t_ms"], row["mops"], row["buckets"],
+                                           row["on_cpu"]))
+        dats.append(dat)
+        plots.append("'%s' using 1:2 axes x1y1 with lines lw 2 title 'lookups %s (Mops/s)'"
+                     % (dat, mode))
+        plots.append("'%s' using 1:($3/1048576) axes x1y2 with steps dt 2 lw 1 "
+                     "title 'buckets (Mi), %s run'" % (dat, mode))
+    png = "resize_timeline.png"
+    gnuplot("""set terminal pngcairo size 900,520 noenhanced
+set output '%s'
+set title 'Lookups of present keys every 10 ms during 1Mi -> 2Mi -> 1Mi buckets'
+set xlabel 'time (ms)'
+set ylabel 'Mops/s'
+set y2label 'buckets (Mi)'
+set y2range [0:3]
+set ytics nomirror
+set y2tics
+set yrange [0:*]
+set key below
+set grid
+plot %s
+""" % (os.path.join(out_dir, png), ", ".join(plots)))
+    for d in dats:
+        os.remove(d)
+    return png
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--json", required=True, help="--benchmark_out JSON file")
+    ap.add_argument("--trace", help="resize trace CSV (--trace_out)")
+    ap.add_argument("--out", default=".", help="output directory")
+    ap.add_argument("--machine", help="machine description file to link to")
+    args = ap.parse_args()
+
+    context, cases = load(args.json)
+    r = Report(context, cases)
+    os.makedirs(args.out, exist_ok=True)
+    plots = []
+    if shutil.which("gnuplot") is None:
+        print("bench_report: gnuplot not found, no plots", file=sys.stderr)
+    else:
+        for stream in ("hit_uniform", "miss_uniform"):
+            plots.append(plot_lookup_vs_size(r, args.out, stream))
+        if args.trace and os.path.exists(args.trace):
+            p = plot_resize(args.trace, args.out)
+            if p:
+                plots.append(p)
+    path = write_markdown(r, args.out, plots, args.machine)
+    print("bench_report: wrote %s%s" % (path, "".join(", " + p for p in plots)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

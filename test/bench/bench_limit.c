@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * What memory allows: random cache-line reads over a buffer as large as
+ * rte_rhashtable's working set, (a) in batches of BENCH_BURST lines all
+ * prefetched before any is read, like a bulk lookup, and (b) one dependent
+ * read at a time (pointer chasing over a single random cycle), like a chain
+ * of misses no prefetch can hide. Every table rate can then be shown as a
+ * fraction of these.
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <rte_common.h>
+#include <rte_malloc.h>
+#include <rte_prefetch.h>
+
+#include "bench_peer.h"
+
+#define LINE 64
+
+/* Each line starts with the index of the next line of the chase cycle. */
+struct probe_line {
+	uint64_t next;
+	uint64_t pad[LINE / 8 - 1];
+};
+
+static struct probe_line *lines;
+static uint64_t nlines;
+static uint64_t chase_pos;
+static uint64_t batch_state = 0x13198a2e03707344ULL;
+
+/* Uniform index below nlines without a division. */
+static inline uint64_t
+line_index(uint64_t r)
+{
+	return (uint64_t)(((unsigned __int128)r * nlines) >> 64);
+}
+
+/* Sattolo's shuffle: i -> perm[i] is one cycle through every line, so the
+ * chase never settles into a short, cache-resident loop.
+ */
+static int
+build_cycle(void)
+{
+	uint32_t *perm = malloc(sizeof(*perm) * nlines);
+	uint64_t i, j, rng = 0xa4093822299f31d0ULL;
+	uint32_t t;
+
+	if (perm == NULL)
+		return -ENOMEM;
+	for (i = 0; i < nlines; i++)
+		perm[i] = (uint32_t)i;
+	for (i = nlines - 1; i > 0; i--) {
+		j = (uint64_t)(((unsigned __int128)bench_rand64(&rng) * i) >> 64);
+		t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (i = 0; i < nlines; i++)
+		lines[i].next = perm[i];
+	free(perm);
+	return 0;
+}
+
+int
+bench_limit_setup(uint32_t n, uint64_t *bytes)
+{
+	uint64_t want = RTE_ALIGN_CEIL(bench_rht_working_set(n), LINE);
+	int rc;
+
+	if (lines != NULL && nlines * LINE == want) {
+		*bytes = want;
+		return 0;
+	}
+	/* the tables' memory is needed here */
+	bench_release();
+	rte_free(lines);
+	nlines = want / LINE;
+	if (nlines < 2 || nlines > UINT32_MAX) {
+		lines = NULL;
+		return -EINVAL;
+	}
+	/* the same heap as the tables, so the same page size */
+	lines = rte_malloc("bench_limit", want, LINE);
+	if (lines == NULL)
+		return -ENOMEM;
+	rc = build_cycle();
+	if (rc != 0)
+		return rc;
+	chase_pos = 0;
+	*bytes = want;
+	return 0;
+}
+
+uint64_t
+bench_limit_batch_run(uint64_t batches)
+{
+	const struct probe_line *l[BENCH_BURST];
+	uint64_t s = batch_state, acc = 0, b;
+	unsigned int j;
+
+	for (b = 0; b < batches; b++) {
+		for (j = 0; j < BENCH_BURST; j++) {
+			l[j] = &lines[line_index(bench_rand64(&s))];
+			rte_prefetch0(l[j]);
+		}
+		for (j = 0; j < BENCH_BURST; j++)
+			acc += l[j]->next;
+		/* the next batch depends on this one's data, as the next burst
+		 * of lookups depends on the previous one finishing
+		 */
+		s ^= acc & 1;
+	}
+	batch_state = s;
+	return batches * BENCH_BURST;
+}
+
+uint64_t
+bench_limit_chase_run(uint64_t steps)
+{
+	uint64_t pos = chase_pos, i;
+
+	for (i = 0; i < steps; i++)
+		pos = lines[pos].next;
+	chase_pos = pos;
+	return steps;
+}

@@ -1,0 +1,498 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * dpdk-rhashtable-bench: registers the benchmark cases and turns what the C
+ * shim (bench_shim.h) counted into Google Benchmark counters. No table code
+ * here: every measured loop runs in the shim.
+ *
+ * Usage:
+ *   dpdk-rhashtable-bench [--short|--long] [--trace_out=FILE]
+ *                         [--benchmark_* flags] [-- EAL args]
+ * RHT_BENCH_MODE=short|long does the same as --short/--long. Without EAL
+ * args: --no-pci -l 0-1 --file-prefix=rht-bench-<pid>; the --no-huge
+ * fallback is added when hugepages are missing. Lcore 1 (the first worker)
+ * becomes the service lcore of the cases that need one.
+ *
+ * Every rate is a counter: Mops (million operations per second, wall clock)
+ * and ns_per_op; ratios between systems are computed by
+ * devtools/bench_report.py from the JSON output.
+ */
+
+#include <benchmark/benchmark.h>
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bench_shim.h"
+
+namespace {
+
+enum class Mode { Short, Normal, Long };
+
+struct Options {
+	Mode mode = Mode::Normal;
+	std::string trace_out;
+};
+
+Options opt;
+
+/* A correctness failure seen by a case: the exit status reports it. */
+std::string failure;
+
+void
+record_failure(const std::string &what)
+{
+	std::fprintf(stderr, "dpdk-rhashtable-bench: FAILURE: %s\n", what.c_str());
+	if (failure.empty())
+		failure = what;
+}
+
+constexpr uint32_t Ki = 1u << 10;
+constexpr uint32_t Mi = 1u << 20;
+/* Bursts of BENCH_BURST lookups per benchmark iteration. */
+constexpr uint64_t kBurstsPerIter = 64;
+
+const char *
+mode_name()
+{
+	switch (opt.mode) {
+	case Mode::Short: return "short";
+	case Mode::Long: return "long";
+	default: return "normal";
+	}
+}
+
+double
+min_time()
+{
+	switch (opt.mode) {
+	case Mode::Short: return 0.05;
+	case Mode::Long: return 1.0;
+	default: return 0.4;
+	}
+}
+
+std::vector<uint32_t>
+table_sizes()
+{
+	switch (opt.mode) {
+	case Mode::Short: return {64 * Ki, Mi};
+	case Mode::Long: return {64 * Ki, Mi, 16 * Mi, 64 * Mi};
+	default: return {64 * Ki, Mi, 16 * Mi};
+	}
+}
+
+unsigned int
+eal_mem_mb()
+{
+	switch (opt.mode) {
+	case Mode::Short: return 1024;
+	case Mode::Long: return 12288;
+	/* 16Mi: rte_hash with its objects peaks near 2 GiB, one table at a time */
+	default: return 2560;
+	}
+}
+
+/* Repetitions of the rate cases (lookups, limits); the report takes the median. */
+int
+repetitions()
+{
+	return opt.mode == Mode::Short ? 1 : 3;
+}
+
+/* Runs of a whole-table case (insert, remove) at size n. */
+int
+table_iterations(uint32_t n)
+{
+	if (opt.mode == Mode::Short || n >= 16 * Mi)
+		return 1;
+	return n >= Mi ? 2 : 8;
+}
+
+/* Longest an insert run may take before the table is declared stalled. */
+double
+insert_budget_s(uint32_t n)
+{
+	return 10.0 + 5.0 * n / 1e6;
+}
+
+void
+fail(benchmark::State &st, const char *what, int rc)
+{
+	std::string msg = std::string(what) + ": " + std::strerror(rc < 0 ? -rc : rc);
+
+	st.SkipWithError(msg.c_str());
+}
+
+void
+set_rate(benchmark::State &st, double ops, double seconds, uint32_t n)
+{
+	st.counters["Mops"] = seconds > 0 ? ops / seconds / 1e6 : 0;
+	st.counters["ns_per_op"] = ops > 0 ? seconds * 1e9 / ops : 0;
+	st.counters["entries"] = n;
+	st.SetItemsProcessed(static_cast<int64_t>(ops));
+}
+
+void
+BM_lookup(benchmark::State &st, bench_sys sys, int bulk, bench_stream k, uint32_t n)
+{
+	uint64_t ops = 0, hits = 0, h;
+	int rc = bench_lookup_setup(sys, n, k);
+
+	if (rc != 0) {
+		fail(st, "table or stream set-up", rc);
+		return;
+	}
+	double t0 = bench_now();
+	for (auto _ : st) {
+		ops += bench_lookup_run(sys, bulk, kBurstsPerIter, &h);
+		hits += h;
+	}
+	set_rate(st, ops, bench_now() - t0, n);
+	st.counters["hit_pct"] = ops > 0 ? 100.0 * hits / ops : 0;
+	bool want_hits = k == BENCH_HIT_UNIFORM || k == BENCH_HIT_ZIPF;
+	if (hits != (want_hits ? ops : 0))
+		record_failure(std::string("lookup ") + bench_sys_name(sys) +
+			       (bulk ? " bulk32 " : " single ") + bench_stream_name(k) + " " +
+			       std::to_string(n) + ": " + std::to_string(hits) + " hits in " +
+			       std::to_string(ops) + " lookups");
+}
+
+void
+BM_insert(benchmark::State &st, bench_sys sys, bench_sizing z, uint32_t n)
+{
+	double total = 0;
+	uint64_t ops = 0;
+	bool stalled = false;
+
+	for (auto _ : st) {
+		uint32_t done = 0;
+		int rc = stalled ? 0 : bench_insert_setup(sys, n, z);
+
+		if (rc != 0) {
+			fail(st, "table create", rc);
+			break;
+		}
+		if (stalled) {
+			/* the rate is already known: finish the fixed iterations */
+			st.SetIterationTime(1e-9);
+			continue;
+		}
+		double t0 = bench_now();
+		rc = bench_insert_run(sys, insert_budget_s(n), &done);
+		double dt = bench_now() - t0;
+		st.SetIterationTime(dt);
+		total += dt;
+		ops += done;
+		if (rc == -ETIMEDOUT) {
+			stalled = true;
+		} else if (rc != 0) {
+			fail(st, "insert", rc);
+			break;
+		}
+	}
+	set_rate(st, static_cast<double>(ops), total, n);
+	st.counters["stalled"] = stalled;
+	if (stalled)
+		st.SetLabel("STALLED: growth did not keep up, " + std::to_string(ops) +
+			    " inserts in the time budget");
+}
+
+void
+BM_remove(benchmark::State &st, bench_sys sys, uint32_t n)
+{
+	double total = 0;
+	uint64_t ops = 0;
+
+	for (auto _ : st) {
+		int rc = bench_remove_setup(sys, n);
+
+		if (rc != 0) {
+			fail(st, "table build", rc);
+			break;
+		}
+		double t0 = bench_now();
+		rc = bench_remove_run(sys);
+		double dt = bench_now() - t0;
+		st.SetIterationTime(dt);
+		if (rc != 0) {
+			fail(st, "remove", rc);
+			break;
+		}
+		total += dt;
+		ops += n;
+	}
+	set_rate(st, static_cast<double>(ops), total, n);
+}
+
+void
+BM_memory(benchmark::State &st, bench_sys sys, uint32_t n)
+{
+	bench_mem m;
+	int rc = bench_memory(sys, n, &m);
+
+	if (rc != 0) {
+		fail(st, "memory", rc);
+		return;
+	}
+	for (auto _ : st)
+		benchmark::DoNotOptimize(m);
+	st.counters["entries"] = n;
+	st.counters["table_bytes"] = static_cast<double>(m.table_bytes);
+	st.counters["obj_bytes"] = static_cast<double>(m.obj_bytes);
+	st.counters["table_bytes_per_entry"] = static_cast<double>(m.table_bytes) / n;
+	st.counters["bytes_per_entry"] = static_cast<double>(m.table_bytes) / n + m.obj_bytes;
+	st.SetLabel(m.method);
+}
+
+void
+BM_limit(benchmark::State &st, int batch, uint32_t n)
+{
+	uint64_t bytes, ops = 0;
+	int rc = bench_limit_setup(n, &bytes);
+
+	if (rc != 0) {
+		fail(st, "probe buffer", rc);
+		return;
+	}
+	double t0 = bench_now();
+	for (auto _ : st)
+		ops += batch ? bench_limit_batch_run(kBurstsPerIter) :
+			       bench_limit_chase_run(kBurstsPerIter * BENCH_BURST);
+	set_rate(st, static_cast<double>(ops), bench_now() - t0, n);
+	st.counters["buffer_MiB"] = bytes / 1048576.0;
+}
+
+void
+BM_resize(benchmark::State &st, int bulk)
+{
+	bench_resize_result r{};
+	const char *trace = opt.trace_out.empty() ? nullptr : opt.trace_out.c_str();
+	int rc = 0;
+
+	for (auto _ : st) {
+		rc = bench_resize_run(bulk, trace, &r);
+		if (rc != 0) {
+			fail(st, rc == -ENOTSUP ? "needs a worker lcore for the service" :
+				 "resize run", rc);
+			break;
+		}
+	}
+	if (rc != 0)
+		return;
+	st.counters["steady_Mops"] = r.steady_mops;
+	st.counters["min_window_Mops"] = r.min_mops;
+	st.counters["min_over_steady"] = r.steady_mops > 0 ? r.min_mops / r.steady_mops : 0;
+	st.counters["min_oncpu_window_Mops"] = r.min_oncpu_mops;
+	st.counters["min_oncpu_over_steady"] =
+		r.steady_mops > 0 ? r.min_oncpu_mops / r.steady_mops : 0;
+	st.counters["preempted_windows"] = r.preempted_windows;
+	st.counters["misses"] = static_cast<double>(r.misses);
+	st.counters["lookups"] = static_cast<double>(r.lookups);
+	st.counters["windows"] = r.windows;
+	st.counters["grow_ms"] = r.grow_ms;
+	st.counters["shrink_ms"] = r.shrink_ms;
+	st.counters["buckets_start"] = r.buckets_start;
+	st.counters["buckets_peak"] = r.buckets_peak;
+	st.counters["buckets_end"] = r.buckets_end;
+	st.counters["timed_out"] = r.timed_out;
+	if (r.misses != 0) {
+		st.SetLabel("LOOKUP MISSES DURING RESIZE: library bug");
+		record_failure(std::string("resize ") + (bulk ? "bulk32: " : "single: ") +
+			       std::to_string(r.misses) +
+			       " lookups of present keys missed during the resize");
+	}
+	else if (r.timed_out)
+		st.SetLabel("resize did not complete in time");
+}
+
+const char *
+sizing_name(bench_sizing z)
+{
+	switch (z) {
+	case BENCH_PRESIZED: return "presized";
+	case BENCH_GROW_INLINE: return "grow";
+	default: return "grow_service";
+	}
+}
+
+std::string
+case_name(std::vector<std::string> parts, uint32_t n)
+{
+	std::string s;
+
+	for (const auto &p : parts)
+		s += p + "/";
+	return s + std::to_string(n);
+}
+
+void
+register_lookups(bench_sys sys, uint32_t n)
+{
+	static const bench_stream streams[] = {
+		BENCH_HIT_UNIFORM, BENCH_HIT_ZIPF, BENCH_MISS_UNIFORM, BENCH_MISS_ZIPF,
+	};
+
+	for (int bulk = 0; bulk <= 1; bulk++) {
+		if (bulk && !bench_sys_has_bulk(sys))
+			continue;
+		for (bench_stream k : streams) {
+			std::string name = case_name({"lookup", bench_sys_name(sys),
+						      bulk ? "bulk32" : "single",
+						      bench_stream_name(k)}, n);
+
+			benchmark::RegisterBenchmark(name.c_str(), BM_lookup, sys, bulk, k, n)
+				->UseRealTime()->MinTime(min_time())->Repetitions(repetitions())
+				->Unit(benchmark::kMillisecond);
+		}
+	}
+}
+
+void
+register_writes(bench_sys sys, uint32_t n)
+{
+	static const bench_sizing sizings[] = {
+		BENCH_PRESIZED, BENCH_GROW_INLINE, BENCH_GROW_SERVICE,
+	};
+
+	benchmark::RegisterBenchmark(case_name({"memory", bench_sys_name(sys)}, n).c_str(),
+				     BM_memory, sys, n)->Iterations(1);
+	benchmark::RegisterBenchmark(case_name({"remove", bench_sys_name(sys)}, n).c_str(),
+				     BM_remove, sys, n)
+		->UseManualTime()->Iterations(table_iterations(n))->Unit(benchmark::kMillisecond);
+	for (bench_sizing z : sizings) {
+		if (!bench_sys_has_sizing(sys, z))
+			continue;
+		benchmark::RegisterBenchmark(
+			case_name({"insert", bench_sys_name(sys), sizing_name(z)}, n).c_str(),
+			BM_insert, sys, z, n)
+			->UseManualTime()->Iterations(table_iterations(n))
+			->Unit(benchmark::kMillisecond);
+	}
+}
+
+/* Size by size, system by system, so that one table is alive at a time and
+ * each is built once for all its lookup cases.
+ */
+void
+register_all()
+{
+	for (uint32_t n : table_sizes()) {
+		for (int s = 0; s < BENCH_SYS_MAX; s++) {
+			register_lookups(static_cast<bench_sys>(s), n);
+			register_writes(static_cast<bench_sys>(s), n);
+		}
+		benchmark::RegisterBenchmark(case_name({"limit", "batch32"}, n).c_str(),
+					     BM_limit, 1, n)
+			->UseRealTime()->MinTime(min_time())->Repetitions(repetitions())
+			->Unit(benchmark::kMillisecond);
+		benchmark::RegisterBenchmark(case_name({"limit", "chase"}, n).c_str(),
+					     BM_limit, 0, n)
+			->UseRealTime()->MinTime(min_time())->Repetitions(repetitions())
+			->Unit(benchmark::kMillisecond);
+	}
+	for (int bulk = 0; bulk <= 1; bulk++)
+		benchmark::RegisterBenchmark(
+			case_name({"resize", "rhashtable", bulk ? "bulk32" : "single"}, Mi).c_str(),
+			BM_resize, bulk)
+			->Iterations(1)->Unit(benchmark::kMillisecond);
+}
+
+/* Our own flags are removed from args; EAL args are what follows "--". */
+void
+split_args(int argc, char **argv, std::vector<char *> &bench_args,
+	   std::vector<char *> &eal_args)
+{
+	const char *env = std::getenv("RHT_BENCH_MODE");
+	int i;
+
+	if (env != nullptr && std::strcmp(env, "short") == 0)
+		opt.mode = Mode::Short;
+	else if (env != nullptr && std::strcmp(env, "long") == 0)
+		opt.mode = Mode::Long;
+	bench_args.push_back(argv[0]);
+	eal_args.push_back(argv[0]);
+	for (i = 1; i < argc && std::strcmp(argv[i], "--") != 0; i++) {
+		if (std::strcmp(argv[i], "--short") == 0)
+			opt.mode = Mode::Short;
+		else if (std::strcmp(argv[i], "--long") == 0)
+			opt.mode = Mode::Long;
+		else if (std::strncmp(argv[i], "--trace_out=", 12) == 0)
+			opt.trace_out = argv[i] + 12;
+		else
+			bench_args.push_back(argv[i]);
+	}
+	for (i++; i < argc; i++)
+		eal_args.push_back(argv[i]);
+}
+
+void
+default_eal_args(std::vector<char *> &eal_args)
+{
+	static std::string prefix = "--file-prefix=rht-bench-" + std::to_string(getpid());
+	static char no_pci[] = "--no-pci", l[] = "-l", cores[] = "0-1";
+
+	eal_args.push_back(no_pci);
+	eal_args.push_back(l);
+	eal_args.push_back(cores);
+	eal_args.push_back(&prefix[0]);
+}
+
+void
+add_context()
+{
+	benchmark::AddCustomContext("rht_mode", mode_name());
+	benchmark::AddCustomContext("rht_eal_args", bench_eal_args());
+	benchmark::AddCustomContext("rht_hugepages", bench_no_huge() ? "no (--no-huge)" : "yes");
+	for (int s = 0; s < BENCH_SYS_MAX; s++)
+		benchmark::AddCustomContext(std::string("rht_note_") +
+					    bench_sys_name(static_cast<bench_sys>(s)),
+					    bench_sys_note(static_cast<bench_sys>(s)));
+	benchmark::AddCustomContext("rht_note_lookup",
+		"each lookup case: bursts of 32 keys from a 4Mi-key stream, a quiescent "
+		"state reported after every burst, a field of every flow found read");
+	benchmark::AddCustomContext("rht_note_limit",
+		"limit/batch32: random 64 B line reads, 32 prefetched then read per batch, "
+		"the next batch depending on the data; limit/chase: one dependent read at a "
+		"time; buffer = rte_rhashtable working set at that size");
+}
+
+} /* namespace */
+
+int
+main(int argc, char **argv)
+{
+	std::vector<char *> bench_args, eal_args;
+
+	split_args(argc, argv, bench_args, eal_args);
+	if (eal_args.size() == 1)
+		default_eal_args(eal_args);
+	int bench_argc = static_cast<int>(bench_args.size());
+	bench_args.push_back(nullptr);
+	benchmark::Initialize(&bench_argc, bench_args.data());
+	if (benchmark::ReportUnrecognizedArguments(bench_argc, bench_args.data()))
+		return 1;
+
+	int eal_argc = static_cast<int>(eal_args.size());
+	eal_args.push_back(nullptr);
+	if (bench_init(eal_argc, eal_args.data(), eal_mem_mb()) != 0)
+		return 1;
+	add_context();
+	register_all();
+	benchmark::RunSpecifiedBenchmarks();
+	benchmark::Shutdown();
+	bench_fini();
+	if (!failure.empty()) {
+		std::fprintf(stderr, "dpdk-rhashtable-bench: failed: %s\n", failure.c_str());
+		return 1;
+	}
+	return 0;
+}

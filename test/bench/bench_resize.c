@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * Lookups during a resize. The main lcore looks up a stable key set S
+ * (every lookup must hit) and counts its lookups in 10 ms windows, while the
+ * service lcore runs two services: the table's rehash service and a writer
+ * that first inserts an extra set E (the load passes the grow threshold and
+ * the table doubles from 1Mi to 2Mi buckets) and then removes E again (the
+ * load falls below the shrink threshold and the table halves back).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_service.h>
+#include <rte_service_component.h>
+
+#include <rte_rhashtable.h>
+#include <rte_rhashtable_config.h>
+
+#include "bench_peer.h"
+
+#define BASE_BUCKETS (1u << 20)
+#define STREAM_KEYS (1u << 20)
+#define WINDOW_MS 10
+#define MAX_WINDOWS 4096
+#define BASELINE_MS 300
+#define HOLD_MS 200
+#define TAIL_MS 300
+#define PHASE_TIMEOUT_MS 20000
+
+struct resize_flow {
+	struct bench_key key;
+	struct rte_rhash_head head;
+	uint64_t hits;
+};
+
+/* Phases, driven by the main lcore from what it sees between windows. */
+enum phase { PH_BASELINE, PH_GROW, PH_HOLD, PH_SHRINK, PH_TAIL, PH_DONE };
+
+static const char *const phase_names[] = {
+	"baseline", "grow", "hold", "shrink", "tail", "done",
+};
+
+enum writer_cmd { W_IDLE, W_INSERT, W_REMOVE };
+
+struct resize_ctx {
+	struct rte_rhashtable *ht;
+	struct resize_flow *objs;
+	uint32_t s_keys;          /* stable set: objects [0, s_keys) */
+	uint32_t e_keys;          /* extra set: objects [s_keys, s_keys + e_keys) */
+	uint32_t writer_cmd;      /* enum writer_cmd, set by main */
+	uint32_t writer_next;     /* next extra object to handle (writer only) */
+	uint32_t writer_done;     /* set by the writer when a command is done */
+	struct bench_key *stream;
+	uint32_t rht_svc;
+	uint32_t writer_svc;
+	int writer_registered;
+};
+
+struct window {
+	double t_ms;
+	double mops;
+	double on_cpu;      /* share of the window the main thread was running */
+	enum phase ph;
+	uint32_t buckets;
+	uint32_t ntables;
+};
+
+static struct window windows[MAX_WINDOWS];
+static volatile uint64_t resize_sink;
+
+/* One call of the writer service: up to 256 inserts or removes of E. */
+static int32_t
+writer_service(void *arg)
+{
+	struct resize_ctx *c = arg;
+	uint32_t cmd = __atomic_load_n(&c->writer_cmd, __ATOMIC_ACQUIRE);
+	uint32_t end = c->s_keys + c->e_keys, i, k;
+	int rc;
+
+	if (cmd == W_IDLE || __atomic_load_n(&c->writer_done, __ATOMIC_RELAXED))
+		return -EAGAIN;
+	for (k = 0; k < 256 && c->writer_next < end; k++) {
+		i = c->writer_next;
+		if (cmd == W_INSERT)
+			rc = rte_rhashtable_insert(c->ht, &c->objs[i].head);
+		else
+			rc = rte_rhashtable_remove(c->ht, &c->objs[i].head);
+		if (rc == -EBUSY)
+			return 0; /* a chain is full: let the rehash service run */
+		c->writer_next++;
+	}
+	if (c->writer_next == end)
+		__atomic_store_n(&c->writer_done, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static void
+writer_start(struct resize_ctx *c, enum writer_cmd cmd)
+{
+	c->writer_next = c->s_keys;
+	__atomic_store_n(&c->writer_done, 0, __ATOMIC_RELAXED);
+	/* pairs with the acquire load in writer_service() */
+	__atomic_store_n(&c->writer_cmd, cmd, __ATOMIC_RELEASE);
+}
+
+static int
+writer_register(struct resize_ctx *c)
+{
+	struct rte_service_spec spec = {
+		.name = "bench_resize_writer",
+		.callback = writer_service,
+		.callback_userdata = c,
+		.socket_id = (int)rte_socket_id(),
+	};
+	int rc = rte_service_component_register(&spec, &c->writer_svc);
+
+	if (rc != 0)
+		return rc;
+	c->writer_registered = 1;
+	return rte_service_component_runstate_set(c->writer_svc, 1);
+}
+
+static struct rte_rhashtable *
+table_new(void)
+{
+	struct rte_rhashtable_params p = {
+		.socket_id = (int)rte_socket_id(),
+		.key_len = sizeof(struct bench_key),
+		.key_offset = offsetof(struct resize_flow, key),
+		.head_offset = offsetof(struct resize_flow, head),
+		.automatic_shrinking = true,
+	};
+	struct rte_rhashtable_rcu_config rcu = {
+		.v = bench_qsbr,
+		.mode = RTE_RHASHTABLE_QSBR_MODE_DQ,
+	};
+	char name[RTE_RHASHTABLE_NAMESIZE];
+	struct rte_rhashtable *ht;
+
+	bench_unique_name(name, sizeof(name), "bench_rsz");
+	p.name = name;
+	ht = rte_rhashtable_create(&p);
+	if (ht != NULL && rte_rhashtable_rcu_qsbr_add(ht, &rcu) != 0) {
+		rte_rhashtable_free(ht);
+		ht = NULL;
+	}
+	return ht;
+}
+
+static int
+stats(struct resize_ctx *c, struct rte_rhashtable_stats *s)
+{
+	return rte_rhashtable_stats_get(c->ht, s);
+}
+
+/* S so that the table settles at BASE_BUCKETS and S alone is below the
+ * shrink threshold of twice that; E so that S + E passes the grow threshold.
+ */
+static int
+ctx_build(struct resize_ctx *c)
+{
+	struct rte_rhashtable_stats s;
+	uint32_t i, total;
+	uint64_t rng = 0x082efa98ec4e6c89ULL;
+
+	c->s_keys = (uint32_t)((uint64_t)BASE_BUCKETS * (RTE_RHT_SHRINK_PCT * 2 - 5) / 100);
+	c->e_keys = (uint32_t)((uint64_t)BASE_BUCKETS * (RTE_RHT_GROW_PCT + 5) / 100) - c->s_keys;
+	total = c->s_keys + c->e_keys;
+	c->objs = bench_objs_alloc(total, sizeof(*c->objs));
+	c->stream = malloc(sizeof(*c->stream) * STREAM_KEYS);
+	c->ht = table_new();
+	if (c->objs == NULL || c->stream == NULL || c->ht == NULL)
+		return -ENOMEM;
+	for (i = 0; i < total; i++)
+		bench_key_make(&c->objs[i].key, i, 0);
+	for (i = 0; i < STREAM_KEYS; i++)
+		bench_key_make(&c->stream[i], bench_rand64(&rng) % c->s_keys, 0);
+	for (i = 0; i < c->s_keys; i++) {
+		if (rte_rhashtable_insert(c->ht, &c->objs[i].head) != 0)
+			return -EIO;
+		if (rte_is_power_of_2(i + 1))
+			rte_rhashtable_rehash_run(c->ht);
+	}
+	rte_rhashtable_rehash_run(c->ht);
+	if (stats(c, &s) != 0 || s.buckets != BASE_BUCKETS) {
+		fprintf(stderr, "bench: resize: %u keys settled at %u buckets, not %u\n",
+			c->s_keys, s.buckets, BASE_BUCKETS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void
+ctx_free(struct resize_ctx *c)
+{
+	if (c->writer_registered) {
+		bench_service_stop(c->writer_svc);
+		rte_service_component_runstate_set(c->writer_svc, 0);
+		rte_service_component_unregister(c->writer_svc);
+	}
+	if (c->ht != NULL) {
+		bench_service_stop(c->rht_svc);
+		rte_rhashtable_free(c->ht);
+	}
+	free(c->stream);
+	rte_free(c->objs);
+}
+
+static uint32_t
+lookup_burst(struct resize_ctx *c, const struct bench_key *keys, int bulk, uint64_t *acc)
+{
+	const struct resize_flow *f;
+	const void *kp[BENCH_BURST];
+	void *found[BENCH_BURST];
+	uint32_t i, hits = 0;
+	int rc;
+
+	if (!bulk) {
+		for (i = 0; i < BENCH_BURST; i++) {
+			f = rte_rhashtable_lookup(c->ht, &keys[i]);
+			if (f != NULL) {
+				hits++;
+				*acc += f->hits;
+			}
+		}
+		return hits;
+	}
+	for (i = 0; i < BENCH_BURST; i++)
+		kp[i] = &keys[i];
+	rc = rte_rhashtable_lookup_bulk(c->ht, kp, BENCH_BURST, NULL, found);
+	for (i = 0; i < BENCH_BURST; i++)
+		if (found[i] != NULL)
+			*acc += ((const struct resize_flow *)found[i])->hits;
+	return rc > 0 ? (uint32_t)rc : 0;
+}
+
+/* CPU time of the calling thread, in seconds. */
+static double
+thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Between windows: move to the next phase when the current one is over. */
+static enum phase
+next_phase(struct resize_ctx *c, enum phase ph, double ph_ms, const struct rte_rhashtable_stats *s,
+	   struct bench_resize_result *r)
+{
+	int settled = s->ntables == 1;
+	int writer_done = __atomic_load_n(&c->writer_done, __ATOMIC_ACQUIRE);
+
+	switch (ph) {
+	case PH_BASELINE:
+		if (ph_ms < BASELINE_MS)
+			return ph;
+		writer_start(c, W_INSERT);
+		return PH_GROW;
+	case PH_GROW:
+		if (!(writer_done && settled && s->buckets > r->buckets_start))
+			return ph;
+		r->grow_ms = ph_ms;
+		return PH_HOLD;
+	case PH_HOLD:
+		if (ph_ms < HOLD_MS)
+			return ph;
+		writer_start(c, W_REMOVE);
+		return PH_SHRINK;
+	case PH_SHRINK:
+		if (!(writer_done && settled && s->buckets == r->buckets_start))
+			return ph;
+		r->shrink_ms = ph_ms;
+		return PH_TAIL;
+	case PH_TAIL:
+		return ph_ms < TAIL_MS ? ph : PH_DONE;
+	default:
+		return PH_DONE;
+	}
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Steady rate: median of the baseline windows; minimum: from the first
+ * grow window to the last shrink window, over all windows and over those in
+ * which the main thread ran at least 90% of the time (on a shared machine a
+ * window where it was descheduled says nothing about the table).
+ */
+static void
+summarise(struct bench_resize_result *r)
+{
+	double base[MAX_WINDOWS];
+	const struct window *w;
+	uint32_t i, nb = 0;
+
+	r->min_mops = 0;
+	r->min_oncpu_mops = 0;
+	for (i = 0; i < r->windows; i++) {
+		w = &windows[i];
+		if (w->ph == PH_BASELINE && w->on_cpu >= 0.9)
+			base[nb++] = w->mops;
+		if (w->ph < PH_GROW || w->ph > PH_SHRINK)
+			continue;
+		if (r->min_mops == 0 || w->mops < r->min_mops)
+			r->min_mops = w->mops;
+		if (w->on_cpu < 0.9) {
+			r->preempted_windows++;
+			continue;
+		}
+		if (r->min_oncpu_mops == 0 || w->mops < r->min_oncpu_mops)
+			r->min_oncpu_mops = w->mops;
+	}
+	qsort(base, nb, sizeof(base[0]), cmp_double);
+	r->steady_mops = nb > 0 ? base[nb / 2] : 0;
+}
+
+static void
+write_trace(const char *path, int bulk, const struct bench_resize_result *r)
+{
+	FILE *f;
+	uint32_t i;
+	long pos;
+
+	if (path == NULL || path[0] == '\0')
+		return;
+	f = fopen(path, "a");
+	if (f == NULL) {
+		fprintf(stderr, "bench: cannot write %s\n", path);
+		return;
+	}
+	fseek(f, 0, SEEK_END);
+	pos = ftell(f);
+	if (pos == 0)
+		fprintf(f, "mode,t_ms,mops,on_cpu,phase,buckets,ntables\n");
+	for (i = 0; i < r->windows; i++)
+		fprintf(f, "%s,%.1f,%.3f,%.2f,%s,%u,%u\n", bulk ? "bulk32" : "single",
+			windows[i].t_ms, windows[i].mops, windows[i].on_cpu,
+			phase_names[windows[i].ph], windows[i].buckets, windows[i].ntables);
+	fclose(f);
+}
+
+/* The sampling loop on the main lcore (an online QSBR reader). */
+static void
+sample(struct resize_ctx *c, int bulk, struct bench_resize_result *r)
+{
+	uint64_t hz = rte_get_tsc_hz(), win = hz * WINDOW_MS / 1000;
+	uint64_t t0 = rte_rdtsc(), wstart = t0, ph_start = t0, now, ops = 0, acc = 0;
+	double cpu_start = thread_cpu_s(), cpu_now;
+	struct rte_rhashtable_stats s;
+	enum phase ph = PH_BASELINE, nph;
+	uint32_t pos = 0, hits;
+
+	stats(c, &s);
+	while (ph != PH_DONE && r->windows < MAX_WINDOWS) {
+		hits = lookup_burst(c, c->stream + pos, bulk, &acc);
+		r->misses += BENCH_BURST - hits;
+		ops += BENCH_BURST;
+		pos = (pos + BENCH_BURST) & (STREAM_KEYS - 1);
+		rte_rcu_qsbr_quiescent(bench_qsbr, bench_qsbr_tid);
+		now = rte_rdtsc();
+		if (now - wstart < win)
+			continue;
+		cpu_now = thread_cpu_s();
+		windows[r->windows++] = (struct window){
+			.t_ms = (now - t0) * 1000.0 / hz,
+			.mops = ops / ((now - wstart) * 1e6 / hz),
+			.on_cpu = (cpu_now - cpu_start) / ((now - wstart) / (double)hz),
+			.ph = ph, .buckets = s.buckets, .ntables = s.ntables,
+		};
+		r->lookups += ops;
+		stats(c, &s);
+		r->buckets_peak = RTE_MAX(r->buckets_peak, s.buckets);
+		nph = next_phase(c, ph, (now - ph_start) * 1000.0 / hz, &s, r);
+		if (nph != ph)
+			ph_start = now;
+		if (ph != PH_BASELINE && ph != PH_TAIL &&
+		    (now - ph_start) * 1000.0 / hz > PHASE_TIMEOUT_MS) {
+			r->timed_out = 1;
+			nph = PH_DONE;
+		}
+		ph = nph;
+		ops = 0;
+		/* the stats call and the phase logic stay out of the windows */
+		wstart = rte_rdtsc();
+		cpu_start = thread_cpu_s();
+	}
+	r->buckets_end = s.buckets;
+	r->lookups += ops;
+	resize_sink += acc;
+}
+
+int
+bench_resize_run(int bulk, const char *trace_path, struct bench_resize_result *r)
+{
+	struct resize_ctx c = { 0 };
+	struct rte_rhashtable_stats s;
+	int rc;
+
+	*r = (struct bench_resize_result){ 0 };
+	if (bench_service_lcore() >= RTE_MAX_LCORE)
+		return -ENOTSUP;
+	bench_release();
+	rc = ctx_build(&c);
+	if (rc == 0)
+		rc = rte_rhashtable_service_id_get(c.ht, &c.rht_svc);
+	if (rc == 0)
+		rc = writer_register(&c);
+	if (rc == 0)
+		rc = bench_service_start(c.rht_svc);
+	if (rc == 0)
+		rc = bench_service_start(c.writer_svc);
+	if (rc == 0) {
+		bench_reader_online();
+		stats(&c, &s);
+		r->buckets_start = s.buckets;
+		r->buckets_peak = s.buckets;
+		sample(&c, bulk, r);
+		bench_reader_offline();
+		summarise(r);
+		write_trace(trace_path, bulk, r);
+	}
+	ctx_free(&c);
+	return rc;
+}

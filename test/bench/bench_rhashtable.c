@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+/*
+ * rte_rhashtable as a benchmark peer: intrusive flows {key, rte_rhash_head,
+ * payload}, the library's default seeded hash, QSBR in defer-queue mode.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_pause.h>
+#include <rte_rcu_qsbr.h>
+
+#include <rte_rhashtable.h>
+#include <rte_rhashtable_config.h>
+
+#include "bench_peer.h"
+
+struct rht_flow {
+	struct bench_key key;
+	struct rte_rhash_head head;
+	uint64_t hits;
+};
+
+static struct rte_rhashtable *tbl;
+static struct rht_flow *objs;
+static uint32_t objs_n;
+static enum bench_sizing sizing;
+static uint32_t svc_id;
+static int svc_on;
+static uint64_t ebusy_retries;
+
+static int
+rht_init(void)
+{
+	return 0;
+}
+
+static void
+rht_fini(void)
+{
+}
+
+static void
+rht_objs_free(void)
+{
+	rte_free(objs);
+	objs = NULL;
+	objs_n = 0;
+}
+
+static int
+rht_objs_prepare(uint32_t n)
+{
+	uint32_t i;
+
+	if (objs != NULL && objs_n == n)
+		return 0;
+	rht_objs_free();
+	objs = bench_objs_alloc(n, sizeof(*objs));
+	if (objs == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		bench_key_make(&objs[i].key, i, 0);
+	objs_n = n;
+	return 0;
+}
+
+/* A table at the default size (64 buckets), readers on bench_qsbr. */
+static struct rte_rhashtable *
+rht_new(bool shrink)
+{
+	struct rte_rhashtable_params p = {
+		.socket_id = (int)rte_socket_id(),
+		.key_len = sizeof(struct bench_key),
+		.key_offset = offsetof(struct rht_flow, key),
+		.head_offset = offsetof(struct rht_flow, head),
+		.automatic_shrinking = shrink,
+	};
+	struct rte_rhashtable_rcu_config rcu = {
+		.v = bench_qsbr,
+		.mode = RTE_RHASHTABLE_QSBR_MODE_DQ,
+	};
+	char name[RTE_RHASHTABLE_NAMESIZE];
+	struct rte_rhashtable *ht;
+
+	bench_unique_name(name, sizeof(name), "bench_rht");
+	p.name = name;
+	ht = rte_rhashtable_create(&p);
+	if (ht == NULL)
+		return NULL;
+	if (rte_rhashtable_rcu_qsbr_add(ht, &rcu) != 0) {
+		rte_rhashtable_free(ht);
+		return NULL;
+	}
+	return ht;
+}
+
+/* Inline growth: the inserting thread runs the rehash each time the count
+ * reaches a power of two, so the table never waits long above its threshold.
+ */
+static int
+rht_insert_one(uint32_t i)
+{
+	int rc;
+
+	for (;;) {
+		rc = rte_rhashtable_lookup_insert(tbl, &objs[i].head);
+		if (rc != -EBUSY)
+			break;
+		/* chain full while a resize is pending: let the resize happen */
+		ebusy_retries++;
+		if (sizing == BENCH_GROW_SERVICE)
+			rte_pause();
+		else
+			rte_rhashtable_rehash_run(tbl);
+	}
+	if (rc == 0 && sizing == BENCH_GROW_INLINE && rte_is_power_of_2(i + 1) && i >= 63)
+		rc = rte_rhashtable_rehash_run(tbl);
+	return rc;
+}
+
+/*
+ * With the rehash service running on another lcore, the inserting thread is
+ * an online QSBR reader: a writer holds a bucket-table pointer between
+ * loading it and taking the bucket lock, and only registered readers delay
+ * the freeing of a retired bucket table (test/bench/README.md, "Writers").
+ */
+static int
+rht_insert(uint32_t lo, uint32_t hi)
+{
+	bool guard = sizing == BENCH_GROW_SERVICE;
+	uint32_t i;
+	int rc = 0;
+
+	if (guard)
+		bench_reader_online();
+	for (i = lo; i < hi && rc == 0; i++) {
+		rc = rht_insert_one(i);
+		if (guard && (i & 31) == 31)
+			rte_rcu_qsbr_quiescent(bench_qsbr, bench_qsbr_tid);
+	}
+	if (guard)
+		bench_reader_offline();
+	return rc;
+}
+
+static int
+rht_remove(uint32_t lo, uint32_t hi)
+{
+	uint32_t i;
+	int rc;
+
+	for (i = lo; i < hi; i++) {
+		rc = rte_rhashtable_remove(tbl, &objs[i].head);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Grown and emptied again: the bucket table keeps its size because the
+ * table does not shrink (nelem_hint, a uint16_t, cannot ask for more).
+ */
+static int
+rht_presize(uint32_t n)
+{
+	int rc;
+
+	sizing = BENCH_GROW_INLINE;
+	rc = rht_insert(0, n);
+	if (rc == 0)
+		rc = rte_rhashtable_rehash_run(tbl);
+	if (rc == 0)
+		rc = rht_remove(0, n);
+	if (rc == 0)
+		rc = rte_rhashtable_rehash_run(tbl);
+	sizing = BENCH_PRESIZED;
+	return rc;
+}
+
+static void
+rht_destroy(void)
+{
+	if (svc_on)
+		bench_service_stop(svc_id);
+	svc_on = 0;
+	rte_rhashtable_free(tbl);
+	tbl = NULL;
+}
+
+static int
+rht_create(uint32_t n, enum bench_sizing z)
+{
+	int rc = 0;
+
+	tbl = rht_new(false);
+	if (tbl == NULL)
+		return -rte_errno;
+	sizing = z;
+	if (z == BENCH_PRESIZED)
+		rc = rht_presize(n);
+	if (rc == 0 && z == BENCH_GROW_SERVICE) {
+		rc = rte_rhashtable_service_id_get(tbl, &svc_id);
+		if (rc == 0)
+			rc = bench_service_start(svc_id);
+		svc_on = rc == 0;
+	}
+	if (rc != 0)
+		rht_destroy();
+	return rc;
+}
+
+static int
+rht_stats(struct rte_rhashtable_stats *s)
+{
+	int rc;
+
+	/* bucket-table fields are safe to read only as a registered reader */
+	bench_reader_online();
+	rc = rte_rhashtable_stats_get(tbl, s);
+	bench_reader_offline();
+	return rc;
+}
+
+/* With a service lcore: wait until it has moved everything and the load is
+ * below the grow threshold, then free the service lcore.
+ */
+static int
+rht_wait_service(void)
+{
+	struct rte_rhashtable_stats s;
+	double deadline = bench_now() + 120.0;
+
+	for (;;) {
+		if (rht_stats(&s) != 0)
+			return -EIO;
+		if (s.ntables == 1 && s.nelems * 100 <= (uint64_t)s.buckets * RTE_RHT_GROW_PCT)
+			break;
+		if (bench_now() > deadline)
+			return -ETIMEDOUT;
+		/* poll gently: the service lcore does the work */
+		rte_delay_us_sleep(200);
+	}
+	bench_service_stop(svc_id);
+	svc_on = 0;
+	return 0;
+}
+
+static int
+rht_settle(void)
+{
+	int rc;
+
+	if (sizing == BENCH_GROW_SERVICE)
+		rc = rht_wait_service();
+	else
+		rc = rte_rhashtable_rehash_run(tbl);
+	if (ebusy_retries != 0)
+		fprintf(stderr, "bench: rhashtable: %" PRIu64 " inserts retried after -EBUSY\n",
+			ebusy_retries);
+	ebusy_retries = 0;
+	return rc;
+}
+
+static uint32_t
+rht_lookup(const struct bench_key *keys, uint64_t *acc)
+{
+	const struct rht_flow *f;
+	uint32_t i, hits = 0;
+
+	for (i = 0; i < BENCH_BURST; i++) {
+		f = rte_rhashtable_lookup(tbl, &keys[i]);
+		if (f != NULL) {
+			hits++;
+			*acc += f->hits;
+		}
+	}
+	return hits;
+}
+
+static uint32_t
+rht_lookup_bulk(const struct bench_key *keys, uint64_t *acc)
+{
+	const void *kp[BENCH_BURST];
+	void *found[BENCH_BURST];
+	uint32_t i;
+	int hits;
+
+	for (i = 0; i < BENCH_BURST; i++)
+		kp[i] = &keys[i];
+	hits = rte_rhashtable_lookup_bulk(tbl, kp, BENCH_BURST, NULL, found);
+	for (i = 0; i < BENCH_BURST; i++)
+		if (found[i] != NULL)
+			*acc += ((const struct rht_flow *)found[i])->hits;
+	return hits > 0 ? (uint32_t)hits : 0;
+}
+
+static void
+rht_quiescent(void)
+{
+	rte_rcu_qsbr_quiescent(bench_qsbr, bench_qsbr_tid);
+}
+
+static int
+rht_table_bytes(uint64_t *bytes, const char **method)
+{
+	struct rte_rhashtable_stats s;
+	int rc = rht_stats(&s);
+
+	*bytes = s.bytes;
+	*method = "rte_rhashtable_stats_get().bytes";
+	return rc;
+}
+
+const struct bench_peer bench_peer_rht = {
+	.name = "rhashtable",
+	.note = "rte_rhashtable: intrusive flow {16 B key, rte_rhash_head, 8 B payload} = 32 B; "
+		"default seeded rte_jhash; QSBR defer queue; lookup_insert (checks duplicates); "
+		"a lookup returns the flow itself; tables start at 64 buckets, growth by "
+		"rte_rhashtable_rehash_run() in the inserting thread each time the count "
+		"doubles (grow) or by the rehash service on a service lcore (grow_service)",
+	.obj_size = sizeof(struct rht_flow),
+	.init = rht_init,
+	.fini = rht_fini,
+	.objs_prepare = rht_objs_prepare,
+	.objs_free = rht_objs_free,
+	.create = rht_create,
+	.insert = rht_insert,
+	.settle = rht_settle,
+	.remove = rht_remove,
+	.lookup = rht_lookup,
+	.lookup_bulk = rht_lookup_bulk,
+	.quiescent = rht_quiescent,
+	.table_bytes = rht_table_bytes,
+	.destroy = rht_destroy,
+	.lookup_sizing = BENCH_GROW_INLINE,
+};

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+#ifndef _BENCH_SHIM_H_
+#define _BENCH_SHIM_H_
+
+/**
+ * @file
+ * C interface of the benchmark shim, the only thing bench_main.cc sees.
+ *
+ * Every measured loop runs inside the shim, on the calling thread (the EAL
+ * main lcore): the C++ side only decides what to run and turns the counts
+ * into Google Benchmark counters. All systems use the same 16-byte 5-tuple
+ * keys, the same key sets and the same lookup streams.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Keys handled per lookup call: one burst, the bulk size of every system. */
+#define BENCH_BURST 32
+
+/** The tables compared. */
+enum bench_sys {
+	BENCH_SYS_RHT = 0,  /**< rte_rhashtable (this project). */
+	BENCH_SYS_HASH,     /**< DPDK rte_hash, lock-free RW concurrency + RCU QSBR. */
+	BENCH_SYS_LFHT,     /**< liburcu cds_lfht, urcu-qsbr flavour. */
+	BENCH_SYS_MAX
+};
+
+/** Which keys a lookup stream holds. */
+enum bench_stream {
+	BENCH_HIT_UNIFORM = 0, /**< Keys in the table, uniform choice. */
+	BENCH_HIT_ZIPF,        /**< Keys in the table, Zipf(0.99) choice. */
+	BENCH_MISS_UNIFORM,    /**< Keys never inserted, uniform choice. */
+	BENCH_MISS_ZIPF,       /**< Keys never inserted, Zipf(0.99) choice. */
+	BENCH_STREAM_MAX
+};
+
+/** How an insert benchmark sizes the table. */
+enum bench_sizing {
+	BENCH_PRESIZED = 0,  /**< Room for every key before the first insert. */
+	BENCH_GROW_INLINE,   /**< Starts at 64 buckets; the inserting thread rehashes. */
+	BENCH_GROW_SERVICE,  /**< Starts at 64 buckets; a service lcore rehashes. */
+};
+
+/** Memory held by one full table. */
+struct bench_mem {
+	uint64_t table_bytes; /**< Table structures (buckets, key store, locks...). */
+	uint64_t obj_bytes;   /**< One user object (key, link, payload). */
+	uint64_t entries;     /**< Entries in the table. */
+	const char *method;   /**< How table_bytes was measured. */
+};
+
+/** Outcome of the lookup-during-resize run. */
+struct bench_resize_result {
+	uint64_t lookups;      /**< Lookups made while sampling. */
+	uint64_t misses;       /**< Lookups of present keys that failed (must be 0). */
+	uint32_t windows;      /**< 10 ms windows sampled. */
+	double steady_mops;    /**< Median on-CPU window before the resize started. */
+	double min_mops;       /**< Slowest window from resize start to end. */
+	double min_oncpu_mops; /**< Slowest of those where the thread ran >= 90% of it. */
+	uint32_t preempted_windows; /**< Windows of the resize where it ran < 90%. */
+	double grow_ms;        /**< Start of inserts to 2x table settled. */
+	double shrink_ms;      /**< Start of removals to 1x table settled. */
+	uint32_t buckets_start; /**< Buckets before. */
+	uint32_t buckets_peak;  /**< Largest bucket count seen. */
+	uint32_t buckets_end;   /**< Buckets after. */
+	int timed_out;          /**< A phase did not finish in time. */
+};
+
+/**
+ * Initialise EAL (once) and the RCU state of every system.
+ *
+ * @param argc
+ *   EAL argument count, argv[0] included.
+ * @param argv
+ *   EAL arguments; without a memory option the --no-huge fallback is added.
+ * @param mem_mb
+ *   Memory the run needs, in MiB.
+ * @return
+ *   0, or a negative errno (the reason is printed).
+ */
+int bench_init(int argc, char **argv, unsigned int mem_mb);
+
+/** Free every table and stop EAL. */
+void bench_fini(void);
+
+/** Short name of a system, as used in benchmark names ("rhashtable"...). */
+const char *bench_sys_name(enum bench_sys sys);
+
+/** One line describing how the system is set up (hash, modes, what a lookup reads). */
+const char *bench_sys_note(enum bench_sys sys);
+
+/** Non-zero if the system has a bulk lookup. */
+int bench_sys_has_bulk(enum bench_sys sys);
+
+/** Non-zero if sizing is meaningful for the system (rte_hash cannot grow). */
+int bench_sys_has_sizing(enum bench_sys sys, enum bench_sizing z);
+
+/** Short name of a stream ("hit_uniform"...). */
+const char *bench_stream_name(enum bench_stream k);
+
+/** Monotonic time in seconds. */
+double bench_now(void);
+
+/** Non-zero when EAL runs without hugepages (--no-huge). */
+int bench_no_huge(void);
+
+/** EAL arguments used, as one string (for the report). */
+const char *bench_eal_args(void);
+
+/**
+ * Make a full table of n entries of sys (reused while n does not change;
+ * other systems' tables are freed) and the lookup stream k over it.
+ *
+ * @return
+ *   0 or a negative errno.
+ */
+int bench_lookup_setup(enum bench_sys sys, uint32_t n, enum bench_stream k);
+
+/**
+ * Run bursts bursts of BENCH_BURST lookups from the current stream, each
+ * followed by a quiescent-state report, and read a field of every flow found.
+ *
+ * @param bulk
+ *   0: single lookups; 1: one bulk lookup of BENCH_BURST keys per burst.
+ * @param hits
+ *   Output: lookups that found their key.
+ * @return
+ *   Lookups made.
+ */
+uint64_t bench_lookup_run(enum bench_sys sys, int bulk, uint64_t bursts, uint64_t *hits);
+
+/**
+ * Create an empty table for n entries (untimed part of an insert benchmark).
+ *
+ * @return
+ *   0, -ENOTSUP (sizing not available for sys) or a negative errno.
+ */
+int bench_insert_setup(enum bench_sys sys, uint32_t n, enum bench_sizing z);
+
+/**
+ * Insert the n objects and, for growing tables, wait until the table has
+ * settled (one bucket table, load below the grow threshold).
+ *
+ * @param budget_s
+ *   Give up after this many seconds (a table whose growth stalled).
+ * @param done
+ *   Output: objects inserted.
+ * @return
+ *   0, -ETIMEDOUT (budget exceeded) or a negative errno.
+ */
+int bench_insert_run(enum bench_sys sys, double budget_s, uint32_t *done);
+
+/** Make a full table of n entries (untimed part of a remove benchmark). */
+int bench_remove_setup(enum bench_sys sys, uint32_t n);
+
+/** Remove every object; returns 0 or a negative errno. */
+int bench_remove_run(enum bench_sys sys);
+
+/** Memory of the full table of n entries (built by bench_lookup_setup()). */
+int bench_memory(enum bench_sys sys, uint32_t n, struct bench_mem *m);
+
+/**
+ * Prepare the memory-limit probe: a buffer as large as rte_rhashtable's
+ * working set at n entries (bucket table + objects).
+ *
+ * @param bytes
+ *   Output: buffer size.
+ */
+int bench_limit_setup(uint32_t n, uint64_t *bytes);
+
+/**
+ * Random cache-line reads in batches of BENCH_BURST: all lines of a batch
+ * are prefetched, then read; the next batch's addresses depend on the data
+ * read. Returns the lines read.
+ */
+uint64_t bench_limit_batch_run(uint64_t batches);
+
+/** One dependent random cache-line read at a time; returns the lines read. */
+uint64_t bench_limit_chase_run(uint64_t steps);
+
+/**
+ * Lookups on the main lcore, sampled every 10 ms, while a service lcore
+ * grows an rte_rhashtable from 1Mi to 2Mi buckets and shrinks it back.
+ *
+ * @param bulk
+ *   0: single lookups; 1: bulk lookups.
+ * @param trace_path
+ *   CSV file to write the windows to (appended), or NULL.
+ * @return
+ *   0, -ENOTSUP (no worker lcore for the service) or a negative errno.
+ */
+int bench_resize_run(int bulk, const char *trace_path, struct bench_resize_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _BENCH_SHIM_H_ */
