@@ -30,10 +30,18 @@
  *   - source address 10.0.0.0/9 (IPv4) or fd00::/64 (IPv6),
  *     destination 10.128.0.0/9 or fd00:0:0:1::/64;
  *   - source port in 32768..65535, destination port one of a few services;
- *   - every 5-tuple is distinct over the life of the port, churn included;
+ *   - every 5-tuple is distinct over the life of the port, churn included
+ *     (until one flow's place in the population has been renewed 2^32
+ *     times, about flows x 2^32 new flows);
  *   - mbuf hash.rss is the Toeplitz hash of (src, dst, sport, dport) with the
  *     key reported by rte_eth_dev_rss_hash_conf_get(), and a flow's queue is
  *     reta[hash % RTE_PMD_FLOWGEN_RETA_SIZE] with reta[i] = i % nb_rx_queues.
+ *
+ * Cost: a packet's headers, checksums and RSS hash are computed from its
+ * flow number, so with one queue, uniform popularity and no churn the
+ * generator reads no per-flow memory and its cost does not depend on flows.
+ * Per-flow memory, read a burst ahead: 4 bytes with new_flow_rate > 0 or
+ * several RX queues, 8 bytes with dist=zipf.
  */
 
 #ifdef __cplusplus
