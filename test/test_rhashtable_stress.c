@@ -54,6 +54,14 @@ stress_seconds(unsigned int def)
 	return v > 0 ? (unsigned int)v : def;
 }
 
+bool
+stress_case_selected(const char *name)
+{
+	const char *only = getenv("RHT_STRESS_ONLY");
+
+	return only == NULL || strstr(name, only) != NULL;
+}
+
 int
 stress_pool_init(void)
 {

@@ -70,6 +70,9 @@ struct stress_totals {
 /* Seconds a long test runs: RHT_STRESS_SECONDS, or def. */
 unsigned int stress_seconds(unsigned int def);
 
+/* False when RHT_STRESS_ONLY is set and is not part of name (to run one case). */
+bool stress_case_selected(const char *name);
+
 /* Quarantine and counters of freed objects; call once per test. */
 int stress_pool_init(void);
 void stress_pool_fini(void);

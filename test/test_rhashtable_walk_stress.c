@@ -372,6 +372,8 @@ ws_case(const struct ws_cfg *cfg)
 	int service_lcore = -1, ret = TEST_FAILED;
 	uint64_t writer_errors = 0;
 
+	if (!stress_case_selected(cfg->name))
+		return TEST_SKIPPED;
 	if (ws_setup(cfg) != 0) {
 		printf("%s: setup failed\n", cfg->name);
 		goto out;

@@ -14,8 +14,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_atomic.h>
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
+#include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_spinlock.h>
 
@@ -76,6 +78,13 @@ struct rht_counters {
 	uint64_t refused_e2big;
 };
 
+/* A retired pointer waiting for its grace period outside the defer queue. */
+struct rht_overflow_entry {
+	void *ptr;
+	uint64_t kind;
+	uint64_t token;
+};
+
 /* RCU state set by rte_rhashtable_rcu_qsbr_add(). */
 struct rht_rcu {
 	struct rte_rcu_qsbr *v;
@@ -83,8 +92,22 @@ struct rht_rcu {
 	struct rte_rcu_qsbr_dq *dq;
 	rte_rhashtable_free_obj_t free_obj;
 	void *free_obj_ctx;
-	uint32_t pending;          /* entries in dq */
+	uint32_t pending;          /* entries in dq and overflow */
+	/* when the defer queue is full: grows, never blocks the writer */
+	rte_spinlock_t ovf_lock;
+	struct rht_overflow_entry *ovf;
+	uint32_t ovf_n;
+	uint32_t ovf_cap;
 };
+
+/*
+ * Write-side presence of one lcore: odd while the lcore is inside a write
+ * call. The worker waits for odd values to change before it frees a bucket
+ * table, so writers need not be QSBR readers (rht_writers_drain()).
+ */
+struct rht_writer {
+	uint32_t seq;
+} __rte_cache_aligned;
 
 struct rte_rhashtable {
 	char name[RTE_RHASHTABLE_NAMESIZE];
@@ -118,6 +141,8 @@ struct rte_rhashtable {
 	uint32_t service_id;
 	struct rht_rcu rcu;
 	struct rht_counters ctr;
+	uint32_t anon_writers;     /* writers on threads without an lcore id */
+	struct rht_writer writers[RTE_MAX_LCORE];
 };
 
 /* An rhltable is an rhashtable whose chain entries head lists of objects. */
@@ -391,6 +416,50 @@ uint32_t rht_initial_size(const struct rte_rhashtable_params *p, uint32_t max_si
 
 /* rte_rhashtable.c: visit every table, under the tailq read lock */
 void rht_foreach_table(void (*fn)(const struct rte_rhashtable *ht, void *arg), void *arg);
+
+/*
+ * Bracket a write call (rhashtable_update.c). Returns the counter to pass
+ * to rht_writer_exit(), NULL when nested in another write call.
+ */
+static inline uint32_t *
+rht_writer_enter(struct rte_rhashtable *ht)
+{
+	unsigned int id = rte_lcore_id();
+	uint32_t *seq;
+
+	if (likely(id < RTE_MAX_LCORE)) {
+		seq = &ht->writers[id].seq;
+		if (unlikely(*seq & 1))
+			return NULL;
+		__atomic_store_n(seq, *seq + 1, __ATOMIC_RELAXED);
+	} else {
+		seq = &ht->anon_writers;
+		__atomic_fetch_add(seq, 1, __ATOMIC_RELAXED);
+	}
+	/* seq_cst: our mark is visible before we read ht->tbl. Pairs with the
+	 * fence in rht_writers_drain(): either the worker sees us marked, or
+	 * we see the first table it has already replaced.
+	 */
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return seq;
+}
+
+static inline void
+rht_writer_exit(struct rte_rhashtable *ht, uint32_t *seq)
+{
+	if (seq == NULL)
+		return;
+	/* release: our last access to a bucket table happens before the
+	 * worker sees the mark gone (its acquire load in rht_writers_drain())
+	 */
+	if (seq == &ht->anon_writers)
+		__atomic_fetch_sub(seq, 1, __ATOMIC_RELEASE);
+	else
+		__atomic_store_n(seq, *seq + 1, __ATOMIC_RELEASE);
+}
+
+/* rhashtable_rehash.c: wait until no writer can still use a replaced table */
+void rht_writers_drain(struct rte_rhashtable *ht);
 
 /* rhashtable_lookup.c */
 struct rte_rhash_head *rht_lookup_head(const struct rte_rhashtable *ht, const void *key);

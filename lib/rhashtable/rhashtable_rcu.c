@@ -8,12 +8,17 @@
  * that the rehash service and writers reclaim; in SYNC mode the retiring
  * thread waits for a grace period. Without a QSBR variable the table assumes
  * no concurrent readers and frees at once.
+ *
+ * A full defer queue must not make a writer wait: the writer may itself be
+ * an online reader that the grace period waits for. Entries then go to an
+ * overflow array that grows as needed and is reclaimed with the queue.
  */
 
 #include <errno.h>
 #include <stdio.h>
 
 #include <rte_errno.h>
+#include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
 
 #include "rhashtable_pvt.h"
@@ -56,6 +61,60 @@ dq_free(void *p, void *e, unsigned int n)
 	__atomic_fetch_sub(&ht->rcu.pending, n, __ATOMIC_RELAXED);
 }
 
+/* Keep an entry that did not fit in the defer queue; -ENOMEM if no room. */
+static int
+overflow_push(struct rte_rhashtable *ht, void *ptr, enum rht_dq_kind kind)
+{
+	struct rht_rcu *r = &ht->rcu;
+	struct rht_overflow_entry e = {
+		.ptr = ptr, .kind = kind, .token = rte_rcu_qsbr_start(r->v),
+	};
+	int ret = 0;
+
+	rte_spinlock_lock(&r->ovf_lock);
+	if (r->ovf_n == r->ovf_cap) {
+		uint32_t cap = RTE_MAX(2 * r->ovf_cap, 64U);
+		struct rht_overflow_entry *a = rte_realloc(r->ovf, cap * sizeof(*a), 0);
+
+		if (a == NULL) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		r->ovf = a;
+		r->ovf_cap = cap;
+	}
+	r->ovf[r->ovf_n++] = e;
+	__atomic_fetch_add(&r->pending, 1, __ATOMIC_RELAXED);
+out:
+	rte_spinlock_unlock(&r->ovf_lock);
+	return ret;
+}
+
+/* Free the overflow entries whose grace period is over, a batch at a time. */
+static void
+overflow_reclaim(struct rte_rhashtable *ht)
+{
+	struct rht_rcu *r = &ht->rcu;
+	struct rht_overflow_entry done[64];
+	uint32_t i, keep = 0, n = 0;
+
+	if (__atomic_load_n(&r->ovf_n, __ATOMIC_RELAXED) == 0 ||
+	    !rte_spinlock_trylock(&r->ovf_lock))
+		return;
+	for (i = 0; i < r->ovf_n; i++) {
+		if (n < RTE_DIM(done) && rte_rcu_qsbr_check(r->v, r->ovf[i].token, false) == 1)
+			done[n++] = r->ovf[i];
+		else
+			r->ovf[keep++] = r->ovf[i];
+	}
+	r->ovf_n = keep;
+	rte_spinlock_unlock(&r->ovf_lock);
+	/* outside the lock: free_obj may call back into the table */
+	for (i = 0; i < n; i++)
+		free_now(ht, done[i].ptr, (enum rht_dq_kind)done[i].kind);
+	__atomic_fetch_sub(&r->pending, n, __ATOMIC_RELAXED);
+}
+
 /* Free ptr once no registered reader can hold it. */
 static void
 retire(struct rte_rhashtable *ht, void *ptr, enum rht_dq_kind kind)
@@ -72,8 +131,13 @@ retire(struct rte_rhashtable *ht, void *ptr, enum rht_dq_kind kind)
 		if (rte_rcu_qsbr_dq_enqueue(ht->rcu.dq, &e) == 0)
 			return;
 		__atomic_fetch_sub(&ht->rcu.pending, 1, __ATOMIC_RELAXED);
+		overflow_reclaim(ht);
+		if (overflow_push(ht, ptr, kind) == 0)
+			return;
+		RHT_LOG(ERR, "%s: defer queue full and no memory: waiting for a grace period",
+			ht->name);
 	}
-	/* SYNC mode, or the defer queue is full of entries readers still hold */
+	/* SYNC mode (the caller must not be an online reader), or no memory */
 	rte_rcu_qsbr_synchronize(ht->rcu.v, RTE_QSBR_THRID_INVALID);
 	free_now(ht, ptr, kind);
 }
@@ -94,8 +158,10 @@ rht_retire_obj(struct rte_rhashtable *ht, void *obj)
 void
 rht_rcu_reclaim(struct rte_rhashtable *ht)
 {
-	if (ht->rcu.dq != NULL)
-		rte_rcu_qsbr_dq_reclaim(ht->rcu.dq, RHT_DQ_DEFAULT_SIZE, NULL, NULL, NULL);
+	if (ht->rcu.dq == NULL)
+		return;
+	rte_rcu_qsbr_dq_reclaim(ht->rcu.dq, RHT_DQ_DEFAULT_SIZE, NULL, NULL, NULL);
+	overflow_reclaim(ht);
 }
 
 uint32_t
@@ -108,12 +174,19 @@ rht_rcu_pending(const struct rte_rhashtable *ht)
 void
 rht_rcu_free(struct rte_rhashtable *ht)
 {
+	uint32_t i;
+
 	if (ht->rcu.dq == NULL)
 		return;
 	rte_rcu_qsbr_synchronize(ht->rcu.v, RTE_QSBR_THRID_INVALID);
 	if (rte_rcu_qsbr_dq_delete(ht->rcu.dq) != 0)
 		RHT_LOG(WARNING, "%s: defer queue not empty at free", ht->name);
 	ht->rcu.dq = NULL;
+	for (i = 0; i < ht->rcu.ovf_n; i++)
+		free_now(ht, ht->rcu.ovf[i].ptr, (enum rht_dq_kind)ht->rcu.ovf[i].kind);
+	rte_free(ht->rcu.ovf);
+	ht->rcu.ovf = NULL;
+	ht->rcu.ovf_n = 0;
 }
 
 static int

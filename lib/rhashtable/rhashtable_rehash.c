@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include <rte_cycles.h>
+#include <rte_pause.h>
 #include <rte_errno.h>
 #include <rte_service.h>
 #include <rte_service_component.h>
@@ -87,12 +88,37 @@ empty_bucket(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx)
 		__atomic_fetch_add(&ht->ctr.objs_moved, moved, __ATOMIC_RELAXED);
 }
 
+void
+rht_writers_drain(struct rte_rhashtable *ht)
+{
+	uint32_t snap[RTE_MAX_LCORE];
+	unsigned int i, self = rte_lcore_id();
+
+	/* seq_cst: pairs with the fence in rht_writer_enter() */
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		snap[i] = __atomic_load_n(&ht->writers[i].seq, __ATOMIC_ACQUIRE);
+	for (i = 0; i < RTE_MAX_LCORE; i++) {
+		if (!(snap[i] & 1) || i == self)
+			continue;
+		/* acquire: pairs with the release in rht_writer_exit() */
+		while (__atomic_load_n(&ht->writers[i].seq, __ATOMIC_ACQUIRE) == snap[i])
+			rte_pause();
+	}
+	while (__atomic_load_n(&ht->anon_writers, __ATOMIC_ACQUIRE) != 0)
+		rte_pause();
+}
+
 /* The oldest table is empty: make its successor the first table, retire it. */
 static void
 drop_first_table(struct rte_rhashtable *ht, struct rht_table *old)
 {
 	/* release: pairs with the acquire of ht->tbl by readers and writers */
 	__atomic_store_n(&ht->tbl, old->future_tbl, __ATOMIC_RELEASE);
+	/* writers that read the old pointer finish with the table first;
+	 * readers are covered by the QSBR grace period of rht_retire_table()
+	 */
+	rht_writers_drain(ht);
 	__atomic_fetch_sub(&ht->ntables, 1, __ATOMIC_RELAXED);
 	RHT_COUNT(ht, rehashes_done);
 	rht_trace_rehash_done(ht->name, old->size, old->future_tbl->size);

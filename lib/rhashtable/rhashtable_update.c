@@ -151,6 +151,7 @@ rht_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj, int mode, void
 	struct rht_insert_ctx c = {
 		.obj = obj, .mode = mode, .existing = existing,
 	};
+	uint32_t *seq;
 	int ret;
 
 	if (unlikely(ht == NULL || obj == NULL)) {
@@ -168,18 +169,21 @@ rht_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj, int mode, void
 		return -EINVAL;
 	}
 	c.key = rht_obj_key(ht, rht_obj(ht, obj));
+	seq = rht_writer_enter(ht);
 	while ((ret = try_insert(ht, &c)) == -EAGAIN) {
 		ret = rht_emergency_table(ht, c.full_tbl);
 		if (ret != 0)
 			break;
 	}
+	if (likely(ret == 0))
+		rht_deferred_work_needed(ht);
+	rht_writer_exit(ht, seq);
 	if (unlikely(ret != 0)) {
 		count_refusal(ht, ret);
 		return ret;
 	}
 	if (ht->rhlist)
 		__atomic_fetch_add(&ht->nobjs, 1, __ATOMIC_RELAXED);
-	rht_deferred_work_needed(ht);
 	return 0;
 }
 
@@ -215,6 +219,7 @@ rte_rhltable_insert(struct rte_rhltable *hlt, struct rte_rhlist_head *list)
 /*
  * Visit the bucket that would hold obj in every table of the chain, under
  * its lock, until fn reports it done (non-zero). Returns fn's result, or 0.
+ * Then, if fn did something, see whether the table needs the worker.
  */
 static int
 for_each_obj_bucket(struct rte_rhashtable *ht, const void *obj,
@@ -222,6 +227,7 @@ for_each_obj_bucket(struct rte_rhashtable *ht, const void *obj,
 			      struct rte_rhash_head **bkt, void *arg),
 		    void *arg)
 {
+	uint32_t *seq = rht_writer_enter(ht);
 	/* acquire: pairs with the release that publishes a new first table */
 	struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
 	int ret = 0;
@@ -236,6 +242,9 @@ for_each_obj_bucket(struct rte_rhashtable *ht, const void *obj,
 		tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
 		rte_spinlock_unlock(lock);
 	}
+	if (ret != 0)
+		rht_deferred_work_needed(ht);
+	rht_writer_exit(ht, seq);
 	return ret;
 }
 
@@ -282,6 +291,7 @@ unlink_obj(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_he
 	 */
 	rht_link_set(pprev, obj->next);
 	rht_bucket_reseal(ht, tbl, bkt);
+	__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
 	return 1;
 }
 
@@ -296,9 +306,7 @@ rte_rhashtable_remove(struct rte_rhashtable *ht, struct rte_rhash_head *obj)
 		return rht_rhl_remove(ht, (struct rte_rhlist_head *)obj);
 	if (for_each_obj_bucket(ht, rht_obj(ht, obj), unlink_obj, obj) == 0)
 		return -ENOENT;
-	__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
 	rht_retire_obj(ht, rht_obj(ht, obj));
-	rht_deferred_work_needed(ht);
 	return 0;
 }
 
@@ -363,9 +371,11 @@ unlink_list_member(struct rte_rhashtable *ht, struct rht_table *tbl,
 			struct rte_rhlist_head *second = target->next;
 
 			if (second == NULL) {
+				/* the key is gone */
 				rht_link_set(pprev, target->rhead.next);
 				rht_bucket_reseal(ht, tbl, bkt);
-				return 2; /* the key is gone */
+				__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
+				return 1;
 			}
 			second->rhead.next = target->rhead.next;
 			rht_link_set(pprev, &second->rhead);
@@ -389,11 +399,8 @@ rht_rhl_remove(struct rte_rhashtable *ht, struct rte_rhlist_head *list)
 
 	if (ret == 0)
 		return -ENOENT;
-	if (ret == 2)
-		__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_sub(&ht->nobjs, 1, __ATOMIC_RELAXED);
 	rht_retire_obj(ht, rht_obj(ht, &list->rhead));
-	rht_deferred_work_needed(ht);
 	return 0;
 }
 

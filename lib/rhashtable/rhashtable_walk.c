@@ -72,6 +72,38 @@ rte_rhashtable_walk_enter(struct rte_rhashtable *ht, struct rte_rhashtable_iter 
 	rte_spinlock_unlock(&ht->walk_lock);
 }
 
+/*
+ * After a pause, find the chain entry returned last in its bucket again. If
+ * it left the bucket, restart the bucket: objects may then be returned
+ * twice, but none that stayed is skipped.
+ */
+static void
+walker_refind(struct rte_rhashtable_iter *it)
+{
+	struct rht_table *tbl = it->tbl;
+	struct rte_rhash_head *p;
+	struct rte_rhlist_head *l;
+
+	if (it->p == NULL)
+		return;
+	/* acquire loads: pair with the release stores that link objects */
+	for (p = rht_ptr(__atomic_load_n(rht_bucket(tbl, it->slot), __ATOMIC_ACQUIRE));
+	     !rht_is_nulls(p) && p != it->p; p = __atomic_load_n(&p->next, __ATOMIC_ACQUIRE))
+		;
+	if (p == NULL || rht_is_nulls(p)) {
+		it->p = NULL;
+		it->list = NULL;
+		return;
+	}
+	if (it->list == NULL)
+		return;
+	for (l = (struct rte_rhlist_head *)p; l != NULL && l != it->list;
+	     l = __atomic_load_n(&l->next, __ATOMIC_ACQUIRE))
+		;
+	if (l == NULL) /* restart the key's list */
+		it->list = (struct rte_rhlist_head *)p;
+}
+
 int
 rte_rhashtable_walk_start_check(struct rte_rhashtable_iter *it)
 {
@@ -89,11 +121,14 @@ rte_rhashtable_walk_start_check(struct rte_rhashtable_iter *it)
 		/* our table was retired while we were parked */
 		it->tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
 		it->slot = 0;
-		it->skip = 0;
+		it->p = NULL;
+		it->list = NULL;
 		ret = -EAGAIN;
 	}
 	it->started = true;
 	rte_spinlock_unlock(&ht->walk_lock);
+	if (!it->end_of_table)
+		walker_refind(it);
 	return ret;
 }
 
@@ -103,25 +138,36 @@ rte_rhashtable_walk_start(struct rte_rhashtable_iter *it)
 	(void)rte_rhashtable_walk_start_check(it);
 }
 
-/* Return the skip-th object of chain p (every list member for rhltables). */
+/*
+ * The object after the walker's position in its bucket, or NULL at the end
+ * of the bucket. Going on from the last object (not counting from the
+ * bucket head) keeps inserts at the head and removals behind the walker
+ * from shifting it: a removed object keeps its next link.
+ */
 static void *
-chain_nth(const struct rte_rhashtable *ht, struct rte_rhash_head *p, uint32_t skip)
+bucket_next(struct rte_rhashtable_iter *it)
 {
-	/* acquire loads: pair with the release stores that link objects */
-	for (p = rht_ptr(p); !rht_is_nulls(p);
-	     p = rht_ptr(__atomic_load_n(&p->next, __ATOMIC_ACQUIRE))) {
-		const struct rte_rhlist_head *l = (const struct rte_rhlist_head *)p;
+	const struct rte_rhashtable *ht = it->ht;
+	struct rte_rhash_head *p;
 
-		if (!ht->rhlist) {
-			if (skip-- == 0)
-				return rht_obj(ht, p);
-			continue;
+	/* acquire loads: pair with the release stores that link objects */
+	if (it->list != NULL) {
+		struct rte_rhlist_head *l = __atomic_load_n(&it->list->next, __ATOMIC_ACQUIRE);
+
+		if (l != NULL) {
+			it->list = l;
+			return rht_obj(ht, &l->rhead);
 		}
-		for (; l != NULL; l = __atomic_load_n(&l->next, __ATOMIC_ACQUIRE))
-			if (skip-- == 0)
-				return rht_obj(ht, &l->rhead);
 	}
-	return NULL;
+	if (it->p == NULL)
+		p = rht_ptr(__atomic_load_n(rht_bucket(it->tbl, it->slot), __ATOMIC_ACQUIRE));
+	else
+		p = __atomic_load_n(&it->p->next, __ATOMIC_ACQUIRE);
+	if (rht_is_nulls(p))
+		return NULL;
+	it->p = p;
+	it->list = ht->rhlist ? (struct rte_rhlist_head *)p : NULL;
+	return rht_obj(ht, p);
 }
 
 int
@@ -136,22 +182,18 @@ rte_rhashtable_walk_next(struct rte_rhashtable_iter *it, void **obj)
 	if (it->end_of_table)
 		return -ENOENT;
 	tbl = it->tbl;
-	for (; it->slot < tbl->size; it->slot++, it->skip = 0) {
-		struct rte_rhash_head *p =
-			__atomic_load_n(rht_bucket(tbl, it->slot), __ATOMIC_ACQUIRE);
-
-		*obj = chain_nth(it->ht, p, it->skip);
-		if (*obj != NULL) {
-			it->skip++;
+	for (; it->slot < tbl->size; it->slot++, it->p = NULL, it->list = NULL) {
+		*obj = bucket_next(it);
+		if (*obj != NULL)
 			return 0;
-		}
 	}
 	/* acquire: pairs with rht_table_attach() */
 	tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
 	if (tbl != NULL) {
 		it->tbl = tbl;
 		it->slot = 0;
-		it->skip = 0;
+		it->p = NULL;
+		it->list = NULL;
 		return -EAGAIN;
 	}
 	it->end_of_table = true;

@@ -207,7 +207,8 @@ struct rte_rhashtable_iter {
 	struct rte_rhashtable_iter *walker_next; /**< Walker list link. */
 	struct rte_rhashtable_iter **walker_pprev; /**< Walker list link. */
 	uint32_t slot;               /**< Bucket walked. */
-	uint32_t skip;               /**< Objects already returned in that bucket. */
+	struct rte_rhash_head *p;    /**< Chain entry returned last in that bucket. */
+	struct rte_rhlist_head *list; /**< rhltable: list member returned last. */
 	bool end_of_table;           /**< The last bucket table is done. */
 	bool started;                /**< Between walk_start and walk_stop. */
 };
@@ -555,7 +556,10 @@ rte_rhashtable_walk_enter(struct rte_rhashtable *ht, struct rte_rhashtable_iter 
  *
  * Start (or resume) a walk and report whether the bucket table walked was
  * retired since walk_stop. From here to walk_stop the caller is an RCU
- * reader: it must not report a quiescent state.
+ * reader: it must not report a quiescent state. A walk goes on from the
+ * object it returned last; if that object left its bucket during the pause,
+ * the walk restarts that bucket, so objects may be seen twice but a present
+ * object is never skipped.
  *
  * @param it
  *   The iterator.
