@@ -34,9 +34,12 @@
  *   quiescent state while they still use an object or a bucket they found.
  * - Writers (insert, remove, replace, rhltable insert/remove) may run on any
  *   number of threads at once: they serialise on per-bucket locks only.
- *   Writers walk bucket tables too, so while the rehash worker may retire a
- *   bucket table, a writer thread must also be registered and online on the
- *   QSBR variable (the kernel's writers likewise run under rcu_read_lock).
+ *   Writers walk bucket tables too: before it frees a bucket table the
+ *   rehash worker waits for the write calls in progress to return, so
+ *   writers need not be QSBR readers (an object that
+ *   rte_rhashtable_lookup_get_insert() returns is protected as a lookup
+ *   result is, though). In SYNC mode a writer that removes objects waits
+ *   for a grace period, so it must not be an online reader itself.
  * - Without a QSBR variable the table assumes that no reader runs
  *   concurrently with a writer or with the rehash worker: old bucket tables
  *   and removed objects are then freed at once.
