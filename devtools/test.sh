@@ -3,17 +3,30 @@
 # Copyright(c) 2026 The rte_rhashtable authors
 #
 # The project's test command, on a fresh machine or an old one: install what
-# is missing, build, run the fast test suite. CI (.ci/run) calls exactly this.
+# is missing, build, run the fast test suite, then run it again in an
+# AddressSanitizer + UBSan build, where the concurrency suites' short
+# variants check for use-after-free and data-race fallout. CI (.ci/run)
+# calls exactly this.
 #
 # Usage: devtools/test.sh [SUITE]   (default: fast-tests; also perf-tests,
-#                                    stress-tests)
+#                                    stress-tests: those skip the ASan pass)
 
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 suite=${1:-fast-tests}
+build=${BUILD_DIR:-$top/build}
+asan_build=${ASAN_BUILD_DIR:-$top/build-asan}
 
 "$top/devtools/deps.sh"
 "$top/devtools/build.sh"
-meson test -C "${BUILD_DIR:-$top/build}" --suite "$suite" --print-errorlogs \
-	--num-processes 1
+meson test -C "$build" --suite "$suite" --print-errorlogs --num-processes 1
+
+[ "$suite" = fast-tests ] || exit 0
+echo "==== $suite under AddressSanitizer + UndefinedBehaviorSanitizer ===="
+BUILD_DIR=$asan_build "$top/devtools/build.sh" -Db_sanitize=address,undefined \
+	-Db_lundef=false -Dbenchmarks=disabled
+# halt on the first UBSan report too, so that a report fails the test
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	meson test -C "$asan_build" --suite "$suite" --no-suite install \
+	--print-errorlogs --num-processes 1
