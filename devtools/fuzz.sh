@@ -5,6 +5,8 @@
 # Build the libFuzzer targets with clang, AddressSanitizer and UBSan, and
 # fuzz each one for a bounded time:
 #   devtools/fuzz.sh [SECONDS] [TARGET...]     (default: 60 s, every target)
+# Targets: rhashtable (table operations against a model), parse
+# (dpdk-flowpmd's frame parser). Each target runs for SECONDS.
 # The build directory is FUZZ_BUILD_DIR (default: build-fuzz). The whole
 # tree is built with -fsanitize=fuzzer-no-link so that the library, not just
 # the harness, guides the fuzzer. Inputs found go to a scratch corpus
@@ -19,7 +21,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$top/build-fuzz}
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-rhashtable}
+targets=${*:-rhashtable parse}
 
 if [ ! -f "$build/build.ninja" ]; then
 	CC=clang meson setup "$build" "$top" -Db_sanitize=address,undefined \

@@ -8,10 +8,19 @@ The counts come from the generation plan itself, not from parsing the
 frames, so they are independent of the application's parser. The traffic
 mixes IPv4 TCP and UDP, IPv6 TCP and UDP, ICMP (no ports), IPv4 fragments
 (only the first carries ports), frames with one VLAN tag and with two
-(QinQ), and non-IP frames (ARP, LLDP) that the application must count as
-"other" and not track. Flow keys are directional 5-tuples; VLAN tags are
-not part of the key, so a tagged and an untagged packet of one 5-tuple
-belong to the same flow.
+(QinQ), IPv6 packets with extension headers, and non-IP frames (ARP,
+LLDP) that the application must count as "other" and not track. Flow keys
+are directional 5-tuples; VLAN tags are not part of the key, so a tagged
+and an untagged packet of one 5-tuple belong to the same flow.
+
+IPv6 extension headers (hop-by-hop, routing, destination options,
+fragment, AH) are skipped; the key's protocol is the header that ends the
+chain. Each such packet below states its expected protocol and ports:
+the upper-layer protocol and its ports; ESP (50) or no next header (59)
+without ports; a fragment other than the first keeps the protocol it
+carries, without ports; the walk follows at most 8 extension headers, and
+a longer chain, or a header cut short, gives that header's type as the
+protocol, without ports.
 
 Usage: flowpmd_pcap_gen.py PCAP EXPECTED_JSON [--seed N]
 """
@@ -29,7 +38,8 @@ ETH_VLAN = 0x8100
 ETH_QINQ = 0x88A8
 ETH_ARP = 0x0806
 ETH_LLDP = 0x88CC
-TCP, UDP, ICMP = 6, 17, 1
+TCP, UDP, ICMP, SCTP = 6, 17, 1, 132
+HOPOPTS, ROUTING, FRAGMENT, ESP, AH, NONXT, DSTOPTS = 0, 43, 44, 50, 51, 59, 60
 
 
 def csum(data):
@@ -72,6 +82,27 @@ def ipv6(src, dst, proto, body):
                        ipaddress.IPv6Address(dst).packed) + body
 
 
+def ext_hdr(kind, nxt, size=8, frag_off=0, more=False):
+    """An IPv6 extension header of type kind, size bytes, followed by nxt."""
+    if kind == FRAGMENT:
+        # the offset field counts 8-byte units in its upper 13 bits
+        return struct.pack("!BBHI", nxt, 0, frag_off | (1 if more else 0), 0x1234)
+    if kind == AH:
+        # AH: length in 4-byte words minus 2; SPI, sequence number, ICV
+        return struct.pack("!BBHII", nxt, size // 4 - 2, 0, 0x100, 1) + bytes(size - 12)
+    # hop-by-hop, routing, destination options: 8-byte words minus 1 (Pad1 options)
+    return struct.pack("!BB", nxt, size // 8 - 1) + bytes(size - 2)
+
+
+def ext_chain(headers, last):
+    """headers: [(kind, {args})], in order; last: the header after them."""
+    out = b""
+    for i, (kind, args) in enumerate(headers):
+        nxt = headers[i + 1][0] if i + 1 < len(headers) else last
+        out += ext_hdr(kind, nxt, **args)
+    return out
+
+
 class Plan:
     """Frames in generation order and the expected per-flow counts."""
 
@@ -111,10 +142,38 @@ class Plan:
             self.counts["ipv4"] += 1
             self.account("ipv4", src, dst, UDP, ports[0], ports[1], frame)
 
+    def ipv6_ext(self, src, dst, headers, last, body, expect, cut=0):
+        """IPv6 with extension headers; expect: the key's (proto, sport, dport).
+        cut: bytes removed from the end of the chain (a truncated header)."""
+        chain = ext_chain(headers, last)
+        frame = eth(ETH_IPV6) + ipv6(src, dst, headers[0][0], chain[:len(chain) - cut] + body)
+        self.frames.append(frame)
+        self.counts["ipv6"] += 1
+        self.account("ipv6", src, dst, expect[0], expect[1], expect[2], frame)
+
     def non_ip(self, ethertype):
         frame = eth(ethertype) + bytes(46)
         self.frames.append(frame)
         self.counts["other"] += 1
+
+
+# IPv6 packets with extension headers: (headers, last, body, expected
+# (proto, sport, dport)[, cut]); the expectation is written down, not computed
+EXT_CASES = [
+    ([(HOPOPTS, {})], TCP, l4(TCP, 41000, 443, bytes(10)), (TCP, 41000, 443)),
+    ([(HOPOPTS, {}), (ROUTING, {"size": 24}), (DSTOPTS, {"size": 16})], UDP,
+     l4(UDP, 5353, 53, bytes(20)), (UDP, 5353, 53)),
+    ([(FRAGMENT, {"more": True})], UDP, l4(UDP, 6000, 6001, bytes(24)), (UDP, 6000, 6001)),
+    ([(FRAGMENT, {"frag_off": 32})], UDP, bytes(24), (UDP, 0, 0)),
+    ([(DSTOPTS, {}), (FRAGMENT, {"frag_off": 1480})], TCP, bytes(40), (TCP, 0, 0)),
+    ([(AH, {"size": 24})], TCP, l4(TCP, 42000, 22, bytes(0)), (TCP, 42000, 22)),
+    ([(HOPOPTS, {})], ESP, struct.pack("!II", 0x200, 1) + bytes(32), (ESP, 0, 0)),
+    ([(DSTOPTS, {})], NONXT, b"", (NONXT, 0, 0)),
+    ([(DSTOPTS, {})] * 9, UDP, l4(UDP, 7000, 7001, b""), (DSTOPTS, 0, 0)),
+    ([(DSTOPTS, {})] * 8, UDP, l4(UDP, 7002, 7003, b""), (UDP, 7002, 7003)),
+    ([(HOPOPTS, {}), (ROUTING, {"size": 64})], UDP, b"", (ROUTING, 0, 0), 40),
+    ([(HOPOPTS, {})], SCTP, struct.pack("!HHI", 9000, 9001, 0) + bytes(4), (SCTP, 9000, 9001)),
+]
 
 
 def build(seed):
@@ -141,11 +200,14 @@ def build(seed):
         dst = "10.3.0.1" if family == "ipv4" else "2001:db8:2::1"
         events += [(family, src, dst, proto, 10000 + i, 8080, ())] * (1 + i % 5)
     events += [("frag",)] * 2
+    events += [("ext", i) for i in range(len(EXT_CASES)) for _ in range(2)]
     events += [("arp",)] * 5 + [("lldp",)] * 3
     rng.shuffle(events)
     for ev in events:
         if ev[0] == "frag":
             plan.fragments("10.4.0.1", "10.4.0.2", 7000, 7001)
+        elif ev[0] == "ext":
+            plan.ipv6_ext("2001:db8:e::%x" % (ev[1] + 1), "2001:db8:f::1", *EXT_CASES[ev[1]])
         elif ev[0] == "arp":
             plan.non_ip(ETH_ARP)
         elif ev[0] == "lldp":

@@ -12,10 +12,8 @@
 #include <string.h>
 
 #include <rte_branch_prediction.h>
-#include <rte_byteorder.h>
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
-#include <rte_ip.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
@@ -23,6 +21,7 @@
 #include <rte_rcu_qsbr.h>
 
 #include "flowpmd.h"
+#include "parse.h"
 
 /* Keys of one burst, split by family; idx maps a key back to its packet. */
 struct burst_keys {
@@ -41,104 +40,23 @@ stat_add(uint64_t *c, uint64_t v)
 	__atomic_store_n(c, *c + v, __ATOMIC_RELAXED);
 }
 
-/* ---- parsing ---- */
-
-static inline bool
-l4_has_ports(uint8_t proto)
-{
-	return proto == IPPROTO_TCP || proto == IPPROTO_UDP || proto == IPPROTO_SCTP;
-}
-
-/* Source and destination ports (network order), 0 when not present. */
-static inline void
-l4_ports(const uint8_t *l4, uint32_t len, uint8_t proto, uint16_t *sport, uint16_t *dport)
-{
-	const uint16_t *p = (const uint16_t *)l4;
-
-	if (l4_has_ports(proto) && len >= 4) {
-		*sport = p[0];
-		*dport = p[1];
-	} else {
-		*sport = 0;
-		*dport = 0;
-	}
-}
-
-static inline bool
-parse_ipv4(const uint8_t *l3, uint32_t len, struct flow_key4 *k)
-{
-	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)l3;
-	uint32_t hlen;
-
-	if (len < sizeof(*ip))
-		return false;
-	hlen = (ip->version_ihl & RTE_IPV4_HDR_IHL_MASK) * RTE_IPV4_IHL_MULTIPLIER;
-	if (hlen < sizeof(*ip) || hlen > len)
-		return false;
-	k->src = ip->src_addr;
-	k->dst = ip->dst_addr;
-	k->proto = ip->next_proto_id;
-	memset(k->pad, 0, sizeof(k->pad));
-	/* only the first fragment carries the ports */
-	if ((ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_OFFSET_MASK)) != 0)
-		l4_ports(NULL, 0, 0, &k->sport, &k->dport);
-	else
-		l4_ports(l3 + hlen, len - hlen, k->proto, &k->sport, &k->dport);
-	return true;
-}
-
-static inline bool
-parse_ipv6(const uint8_t *l3, uint32_t len, struct flow_key6 *k)
-{
-	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)l3;
-
-	if (len < sizeof(*ip))
-		return false;
-	memcpy(k->src, ip->src_addr, sizeof(k->src));
-	memcpy(k->dst, ip->dst_addr, sizeof(k->dst));
-	/* extension headers are not followed: their flows have no ports */
-	k->proto = ip->proto;
-	memset(k->pad, 0, sizeof(k->pad));
-	l4_ports(l3 + sizeof(*ip), len - sizeof(*ip), k->proto, &k->sport, &k->dport);
-	return true;
-}
+/* ---- parsing (parse.h) ---- */
 
 /*
  * Add the packet's key to the burst; returns its family, or -1 for a frame
- * that is neither IPv4 nor IPv6 (it is forwarded but not tracked).
+ * that is not a flow (it is forwarded but not tracked). Headers are looked
+ * for in the first segment only.
  */
 static inline int
 parse_pkt(struct rte_mbuf *m, struct burst_keys *b, struct lcore_stats *st)
 {
-	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint32_t len = rte_pktmbuf_data_len(m);
-	uint32_t off = sizeof(struct rte_ether_hdr);
-	uint16_t type;
-	int vlans, fam;
+	unsigned int vlans;
+	int fam;
 
-	if (unlikely(len < off))
+	fam = flowpmd_parse(rte_pktmbuf_mtod(m, const uint8_t *), rte_pktmbuf_data_len(m),
+			    &b->k4[b->n[FLOW_V4]], &b->k6[b->n[FLOW_V6]], &vlans);
+	if (fam < 0)
 		return -1;
-	type = ((const struct rte_ether_hdr *)p)->ether_type;
-	for (vlans = 0; vlans < 2; vlans++) {
-		if (type != rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN) &&
-		    type != rte_cpu_to_be_16(RTE_ETHER_TYPE_QINQ))
-			break;
-		if (len < off + sizeof(struct rte_vlan_hdr))
-			return -1;
-		type = ((const struct rte_vlan_hdr *)(p + off))->eth_proto;
-		off += sizeof(struct rte_vlan_hdr);
-	}
-	if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) {
-		fam = FLOW_V4;
-		if (!parse_ipv4(p + off, len - off, &b->k4[b->n[fam]]))
-			return -1;
-	} else if (type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6)) {
-		fam = FLOW_V6;
-		if (!parse_ipv6(p + off, len - off, &b->k6[b->n[fam]]))
-			return -1;
-	} else {
-		return -1;
-	}
 	st->vlan += vlans != 0;
 	b->len[fam][b->n[fam]] = rte_pktmbuf_pkt_len(m);
 	b->n[fam]++;
