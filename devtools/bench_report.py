@@ -159,13 +159,15 @@ def section_headline(r):
         c = r.cases.get(("resize", "rhashtable", mode, 1 << 20))
         if c is None or c["error"]:
             continue
-        lines.append("| worst 10 ms window during 1Mi->2Mi->1Mi resize (%s): min / steady | "
-                     "%s | %s | %.2fx (on-CPU windows only: %s); misses: %d |"
+        lines.append("| worst 10 ms window / steady during 1Mi->2Mi->1Mi resize (%s), "
+                     "wall clock | %s | %s | %s; misses: **%d** |"
                      % (mode, fmt_rate(c.get("min_window_Mops")), fmt_rate(c.get("steady_Mops")),
-                        c.get("min_over_steady", 0),
-                        "%.2fx" % c["min_oncpu_over_steady"]
-                        if c.get("min_oncpu_window_Mops") else "none",
+                        "%.2fx" % c["min_over_steady"] if c.get("steady_Mops") else "–",
                         c.get("misses", 0)))
+        lines.append("| same, per second of the lookup thread's CPU time (%s) | %s | %s | %s |"
+                     % (mode, fmt_rate(c.get("min_cpu_window_Mops")),
+                        fmt_rate(c.get("steady_cpu_Mops")),
+                        "%.2fx" % c["min_cpu_over_steady"] if c.get("steady_cpu_Mops") else "–"))
     if big is not None:
         for stream in ("hit_uniform", "miss_uniform"):
             add("bulk32 lookup %s, %s: rhashtable / limit probe (batch32)"
@@ -257,26 +259,30 @@ def section_memory(r):
 
 
 def section_resize(r):
-    header = ["lookups", "steady Mops/s", "worst window", "worst / steady",
-              "worst on-CPU window", "on-CPU worst / steady", "preempted windows",
-              "misses", "grow ms", "shrink ms", "buckets start/peak/end"]
-    rows = []
+    header = ["lookups", "rate", "steady Mops/s", "worst window", "worst / steady"]
+    rows, facts = [], []
     for mode in ("single", "bulk32"):
         c = r.cases.get(("resize", "rhashtable", mode, 1 << 20))
         if c is None:
             continue
         if c["error"]:
-            rows.append([mode, "error: " + c["error"]] + [""] * 9)
+            rows.append([mode, "error: " + c["error"], "", "", ""])
             continue
-        rows.append([mode, fmt_rate(c["steady_Mops"]), fmt_rate(c["min_window_Mops"]),
-                     "%.2f" % c["min_over_steady"],
-                     fmt_rate(c.get("min_oncpu_window_Mops") or None),
-                     "%.2f" % c.get("min_oncpu_over_steady", 0),
-                     "%d / %d" % (c.get("preempted_windows", 0), c.get("windows", 0)),
-                     "**%d**" % c["misses"], "%.0f" % c["grow_ms"], "%.0f" % c["shrink_ms"],
-                     "%d / %d / %d" % (c["buckets_start"], c["buckets_peak"],
-                                       c["buckets_end"])])
-    return md_table(header, rows)
+        for what, steady, worst in (
+                ("wall clock, all windows", "steady_Mops", "min_window_Mops"),
+                ("wall clock, windows >= 90% on CPU", "steady_oncpu_Mops",
+                 "min_oncpu_window_Mops"),
+                ("per second of thread CPU time", "steady_cpu_Mops", "min_cpu_window_Mops")):
+            st, wo = c.get(steady) or None, c.get(worst) or None
+            rows.append([mode, what, fmt_rate(st), fmt_rate(wo),
+                         "%.2f" % (wo / st) if st and wo else "–"])
+        facts.append("- %s: misses **%d** in %d lookups; grow %.0f ms, shrink %.0f ms; "
+                     "buckets %d -> %d -> %d; %d of %d windows with the thread "
+                     "descheduled part of the time"
+                     % (mode, c["misses"], c["lookups"], c["grow_ms"], c["shrink_ms"],
+                        c["buckets_start"], c["buckets_peak"], c["buckets_end"],
+                        c.get("preempted_windows", 0), c.get("windows", 0)))
+    return md_table(header, rows) + "\n\n" + "\n".join(facts)
 
 
 def errors(r):
@@ -326,9 +332,10 @@ def write_markdown(r, out_dir, plots, machine):
     md += ["## Lookups during a resize", "",
            "Lookups of present keys on the main lcore in 10 ms windows while a service "
            "lcore inserts keys until the table doubles from 1Mi to 2Mi buckets, then "
-           "removes them until it halves back. Misses must be 0. Windows in which the "
-           "main thread was descheduled (< 90% on CPU; the machine is shared) are "
-           "reported apart.", "", section_resize(r), ""]
+           "removes them until it halves back. Misses must be 0. The machine is shared: "
+           "the rate is also given over the windows in which the lookup thread ran at "
+           "least 90% of the time, and per second of its CPU time.", "",
+           section_resize(r), ""]
     err = errors(r)
     if err:
         md += ["## Errors and warnings", "", err, ""]
@@ -343,10 +350,18 @@ def write_markdown(r, out_dir, plots, machine):
 
 
 def gnuplot(script):
-    subprocess.run(["gnuplot"], input=script.encode(), check=True)
+    """Run a gnuplot script; False (and a warning) if gnuplot fails."""
+    res = subprocess.run(["gnuplot"], input=script.encode(), capture_output=True)
+    if res.returncode != 0:
+        print("bench_report: gnuplot failed: %s" % res.stderr.decode().strip()[-300:],
+              file=sys.stderr)
+    return res.returncode == 0
 
 
 def plot_lookup_vs_size(r, out_dir, stream):
+    if not any(r.lookup(s, m, stream, n) for s in SYSTEMS for m in ("single", "bulk32")
+               for n in r.sizes):
+        return None
     series = [("rhashtable", "bulk32"), ("rte_hash", "bulk32"),
               ("rhashtable", "single"), ("rte_hash", "single"), ("cds_lfht", "single")]
     dat = os.path.join(out_dir, ".lookup_%s.dat" % stream)
@@ -364,20 +379,22 @@ def plot_lookup_vs_size(r, out_dir, stream):
         "'%s' using 1:%d with linespoints lw 2 %s title '%s'"
         % (dat, i + 2, "dt 2" if t.startswith("limit") else "", t)
         for i, t in enumerate(titles))
-    gnuplot("""set terminal pngcairo size 900,600 noenhanced
+    ok = gnuplot("""set terminal pngcairo size 900,600 noenhanced
 set output '%s'
 set title 'Lookup rate vs table size (%s keys, one lcore)'
 set logscale x 2
 set logscale y 2
 set xtics (%s)
+set xrange [%g:%g]
 set xlabel 'entries'
 set ylabel 'Mops/s'
 set key below
 set grid
 plot %s
-""" % (os.path.join(out_dir, png), stream, xtics, plots))
+""" % (os.path.join(out_dir, png), stream, xtics, min(r.sizes) / 1.5, max(r.sizes) * 1.5,
+       plots))
     os.remove(dat)
-    return png
+    return png if ok else None
 
 
 def plot_resize(trace, out_dir):
@@ -392,15 +409,17 @@ def plot_resize(trace, out_dir):
         dat = os.path.join(out_dir, ".resize_%s.dat" % mode)
         with open(dat, "w") as f:
             for row in rs:
-                f.write("%s %s %s %s\n" % (row["t_ms"], row["mops"], row["buckets"],
-                                           row["on_cpu"]))
+                f.write("%s %s %s %s %s\n" % (row["t_ms"], row["mops"], row["buckets"],
+                                              row["on_cpu"], row.get("cpu_mops", "NaN")))
         dats.append(dat)
-        plots.append("'%s' using 1:2 axes x1y1 with lines lw 2 title 'lookups %s (Mops/s)'"
-                     % (dat, mode))
+        plots.append("'%s' using 1:5 axes x1y1 with lines lw 2 title 'lookups %s, "
+                     "per s of CPU time'" % (dat, mode))
+        plots.append("'%s' using 1:2 axes x1y1 with lines lw 1 dt 3 title 'lookups %s, "
+                     "wall clock'" % (dat, mode))
         plots.append("'%s' using 1:($3/1048576) axes x1y2 with steps dt 2 lw 1 "
                      "title 'buckets (Mi), %s run'" % (dat, mode))
     png = "resize_timeline.png"
-    gnuplot("""set terminal pngcairo size 900,520 noenhanced
+    ok = gnuplot("""set terminal pngcairo size 900,520 noenhanced
 set output '%s'
 set title 'Lookups of present keys every 10 ms during 1Mi -> 2Mi -> 1Mi buckets'
 set xlabel 'time (ms)'
@@ -416,7 +435,7 @@ plot %s
 """ % (os.path.join(out_dir, png), ", ".join(plots)))
     for d in dats:
         os.remove(d)
-    return png
+    return png if ok else None
 
 
 def main():
@@ -438,9 +457,8 @@ def main():
         for stream in ("hit_uniform", "miss_uniform"):
             plots.append(plot_lookup_vs_size(r, args.out, stream))
         if args.trace and os.path.exists(args.trace):
-            p = plot_resize(args.trace, args.out)
-            if p:
-                plots.append(p)
+            plots.append(plot_resize(args.trace, args.out))
+        plots = [p for p in plots if p]
     path = write_markdown(r, args.out, plots, args.machine)
     print("bench_report: wrote %s%s" % (path, "".join(", " + p for p in plots)))
     return 0

@@ -291,9 +291,14 @@ BM_resize(benchmark::State &st, int bulk)
 	st.counters["steady_Mops"] = r.steady_mops;
 	st.counters["min_window_Mops"] = r.min_mops;
 	st.counters["min_over_steady"] = r.steady_mops > 0 ? r.min_mops / r.steady_mops : 0;
+	st.counters["steady_oncpu_Mops"] = r.steady_oncpu_mops;
 	st.counters["min_oncpu_window_Mops"] = r.min_oncpu_mops;
 	st.counters["min_oncpu_over_steady"] =
-		r.steady_mops > 0 ? r.min_oncpu_mops / r.steady_mops : 0;
+		r.steady_oncpu_mops > 0 ? r.min_oncpu_mops / r.steady_oncpu_mops : 0;
+	st.counters["steady_cpu_Mops"] = r.steady_cpu_mops;
+	st.counters["min_cpu_window_Mops"] = r.min_cpu_mops;
+	st.counters["min_cpu_over_steady"] =
+		r.steady_cpu_mops > 0 ? r.min_cpu_mops / r.steady_cpu_mops : 0;
 	st.counters["preempted_windows"] = r.preempted_windows;
 	st.counters["misses"] = static_cast<double>(r.misses);
 	st.counters["lookups"] = static_cast<double>(r.lookups);

@@ -62,9 +62,12 @@ struct bench_resize_result {
 	uint64_t lookups;      /**< Lookups made while sampling. */
 	uint64_t misses;       /**< Lookups of present keys that failed (must be 0). */
 	uint32_t windows;      /**< 10 ms windows sampled. */
-	double steady_mops;    /**< Median on-CPU window before the resize started. */
+	double steady_mops;    /**< Median window before the resize started. */
 	double min_mops;       /**< Slowest window from resize start to end. */
-	double min_oncpu_mops; /**< Slowest of those where the thread ran >= 90% of it. */
+	double steady_oncpu_mops; /**< Median of the baseline windows where it ran >= 90%. */
+	double min_oncpu_mops; /**< Slowest resize window where the thread ran >= 90% of it. */
+	double steady_cpu_mops; /**< Median baseline rate per second of thread CPU time. */
+	double min_cpu_mops;   /**< Slowest resize window per second of thread CPU time. */
 	uint32_t preempted_windows; /**< Windows of the resize where it ran < 90%. */
 	double grow_ms;        /**< Start of inserts to 2x table settled. */
 	double shrink_ms;      /**< Start of removals to 1x table settled. */
