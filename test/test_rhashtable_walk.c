@@ -242,14 +242,16 @@ test_walk_grow_between(void)
 
 /*
  * An insert attaches a new bucket table while the walk is running. The first
- * table is filled to exactly 100% first, so every insert during the walk goes
- * to a newer table, which the walk has not started yet: an object inserted
- * into a bucket already walked could legitimately be missed.
+ * table is filled to its limit first (an insert goes to a new table once the
+ * count exceeds the buckets, so the limit is buckets + 1 objects), so every
+ * insert during the walk goes to a newer table, which the walk has not
+ * started yet: an object inserted into a bucket already walked could
+ * legitimately be missed.
  */
 static int
 test_walk_emergency_growth(void)
 {
-	uint32_t full = test_stats(ht).buckets;
+	uint32_t full = test_stats(ht).buckets + 1;
 	struct rte_rhashtable_iter it;
 	struct walk_result r = { 0 };
 

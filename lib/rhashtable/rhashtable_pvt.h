@@ -161,17 +161,22 @@ struct rte_rhltable {
  * two bits per object. A lookup whose bits are not all set knows the key is
  * not in the chain without touching any object, so most misses read the
  * bucket word alone. The summary may have extra bits (a removal may leave
- * them), never missing ones. Links inside objects (next) carry no summary.
- * A link with bit 0 set is the nulls marker that ends a chain: it holds the
- * chain's bucket index.
+ * them), never missing ones. Bits 1-2, free in 8-byte aligned addresses,
+ * hold the chain length up to 3 ("3 or more"), so that an insert checks the
+ * chain limit without walking the chain. Links inside objects (next) carry
+ * neither. A link with bit 0 set is the nulls marker that ends a chain: it
+ * holds the chain's bucket index from bit 3 up.
  */
 #define RHT_BLOOM_SHIFT 48
-#define RHT_PTR_MASK ((UINT64_C(1) << RHT_BLOOM_SHIFT) - 1)
+#define RHT_LEN_SHIFT 1
+#define RHT_LEN_MAX 3
+#define RHT_LEN_MASK ((uint64_t)RHT_LEN_MAX << RHT_LEN_SHIFT)
+#define RHT_PTR_MASK (((UINT64_C(1) << RHT_BLOOM_SHIFT) - 1) & ~RHT_LEN_MASK)
 
 static inline struct rte_rhash_head *
 rht_nulls(uint32_t idx)
 {
-	return (struct rte_rhash_head *)(((uintptr_t)idx << 1) | 1);
+	return (struct rte_rhash_head *)(((uintptr_t)idx << 3) | 1);
 }
 
 static inline bool
@@ -200,12 +205,21 @@ rht_bucket_bloom(const struct rte_rhash_head *word)
 	return (uint16_t)((uintptr_t)word >> RHT_BLOOM_SHIFT);
 }
 
+/* Chain length from a bucket word: exact below RHT_LEN_MAX. */
+static inline uint32_t
+rht_bucket_len(const struct rte_rhash_head *word)
+{
+	return ((uintptr_t)word & RHT_LEN_MASK) >> RHT_LEN_SHIFT;
+}
+
 static inline struct rte_rhash_head *
-rht_bucket_word(const struct rte_rhash_head *head, uint16_t bloom)
+rht_bucket_word(const struct rte_rhash_head *head, uint16_t bloom, uint32_t len)
 {
 	if (rht_is_nulls(head))
 		return rht_ptr(head);
-	return (struct rte_rhash_head *)((uintptr_t)head | ((uintptr_t)bloom << RHT_BLOOM_SHIFT));
+	return (struct rte_rhash_head *)((uintptr_t)rht_ptr(head) |
+		((uintptr_t)bloom << RHT_BLOOM_SHIFT) |
+		((uintptr_t)RTE_MIN(len, (uint32_t)RHT_LEN_MAX) << RHT_LEN_SHIFT));
 }
 
 /* May the chain headed by word hold an object with this hash? */
@@ -225,14 +239,17 @@ rht_bloom_may_hold(const struct rte_rhash_head *word, uint64_t hash)
 static inline void
 rht_link_set(struct rte_rhash_head **pprev, struct rte_rhash_head *p)
 {
-	__atomic_store_n(pprev, rht_bucket_word(p, rht_bucket_bloom(*pprev)), __ATOMIC_RELEASE);
+	__atomic_store_n(pprev, rht_bucket_word(p, rht_bucket_bloom(*pprev),
+						rht_bucket_len(*pprev)), __ATOMIC_RELEASE);
 }
 
-/* Objects must sit below 2^48 for bucket words to carry a summary. */
+/* Objects must sit below 2^48, 8-byte aligned, for bucket words to carry
+ * a summary and a length.
+ */
 static inline bool
 rht_addr_taggable(const void *p)
 {
-	return ((uintptr_t)p & ~RHT_PTR_MASK) == 0;
+	return ((uintptr_t)p & ~RHT_PTR_MASK) == 0 && ((uintptr_t)p & 7) == 0;
 }
 
 static inline struct rte_rhash_head **

@@ -15,6 +15,7 @@
 
 #include <rte_cycles.h>
 #include <rte_pause.h>
+#include <rte_prefetch.h>
 #include <rte_errno.h>
 #include <rte_service.h>
 #include <rte_service_component.h>
@@ -58,8 +59,8 @@ move_last_object(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx,
 	 */
 	__atomic_store_n(&he->next, rht_ptr(*nbkt), __ATOMIC_RELEASE);
 	/* release: pairs with readers' acquire of the new bucket word */
-	__atomic_store_n(nbkt, rht_bucket_word(he, rht_bucket_bloom(*nbkt) | rht_bloom_bits(hash)),
-			 __ATOMIC_RELEASE);
+	__atomic_store_n(nbkt, rht_bucket_word(he, rht_bucket_bloom(*nbkt) | rht_bloom_bits(hash),
+					       rht_bucket_len(*nbkt) + 1), __ATOMIC_RELEASE);
 	rte_spinlock_unlock(nlock);
 	/* release: a reader that no longer sees he in the old chain will see
 	 * old->future_tbl (attached before this move) after its walk. An
@@ -126,6 +127,44 @@ drop_first_table(struct rte_rhashtable *ht, struct rht_table *old)
 	rht_retire_table(ht, old);
 }
 
+/* The first object of old bucket idx, if any (a hint: read without lock). */
+static const void *
+first_obj(const struct rte_rhashtable *ht, const struct rht_table *old, uint32_t idx)
+{
+	struct rte_rhash_head *w;
+
+	if (idx >= old->size)
+		return NULL;
+	w = __atomic_load_n(rht_bucket(old, idx), __ATOMIC_RELAXED);
+	return rht_is_nulls(w) ? NULL : rht_obj(ht, rht_ptr(w));
+}
+
+/*
+ * Moving is a chain of cache misses: old bucket, object, new bucket. Start
+ * them early, as a software pipeline over the buckets ahead: the object of
+ * the bucket RHT_MOVE_AHEAD ahead, the destination of the one half as far.
+ */
+#define RHT_MOVE_AHEAD 32
+
+static void
+prefetch_moves(const struct rte_rhashtable *ht, const struct rht_table *old, uint32_t idx)
+{
+	const struct rht_table *new_tbl;
+	const void *obj;
+	uint32_t nidx;
+
+	obj = first_obj(ht, old, idx + RHT_MOVE_AHEAD);
+	if (obj != NULL)
+		rte_prefetch0(rht_obj_key(ht, obj));
+	obj = first_obj(ht, old, idx + RHT_MOVE_AHEAD / 2);
+	if (obj == NULL)
+		return;
+	new_tbl = rht_last_table((struct rht_table *)(uintptr_t)old);
+	nidx = rht_hash_idx(new_tbl, rht_obj_hash(ht, new_tbl, obj));
+	rte_prefetch0(rht_bucket(new_tbl, nidx));
+	rte_prefetch0(rht_bucket_lock(new_tbl, nidx));
+}
+
 /*
  * Move up to budget buckets out of the first table. Returns the buckets
  * done; drops the table once it is empty.
@@ -137,6 +176,7 @@ rehash_some(struct rte_rhashtable *ht, uint32_t budget)
 	uint32_t done = 0;
 
 	while (old->rehash < old->size && done < budget) {
+		prefetch_moves(ht, old, old->rehash);
 		empty_bucket(ht, old, old->rehash);
 		old->rehash++;
 		done++;

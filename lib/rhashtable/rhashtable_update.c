@@ -40,19 +40,25 @@ rhl_push(struct rte_rhash_head **pprev, struct rte_rhash_head *obj)
 /*
  * Look for the key in one locked bucket. Returns 1 when the insert is done
  * (rhltable joined a list), -EEXIST, or 0 with *len the chain length.
+ * The bucket word's summary and length spare the walk most of the time:
+ * then no object of the chain is touched.
  */
 static int
 bucket_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt,
 	    struct rht_insert_ctx *c, uint32_t *len)
 {
+	bool look = c->mode != RHT_INSERT_ANY && rht_bloom_may_hold(*bkt, c->hash);
 	struct rte_rhash_head **pprev;
 	struct rte_rhash_head *p;
 
+	*len = rht_bucket_len(*bkt);
+	if (!look && *len < RHT_LEN_MAX)
+		return 0;
 	*len = 0;
 	for (pprev = bkt; !rht_is_nulls(*pprev); pprev = &p->next) {
 		p = rht_ptr(*pprev);
 		(*len)++;
-		if (c->mode == RHT_INSERT_ANY || rht_key_cmp(ht, c->key, rht_obj(ht, p)) != 0)
+		if (!look || rht_key_cmp(ht, c->key, rht_obj(ht, p)) != 0)
 			continue;
 		if (c->mode == RHT_INSERT_UNIQUE) {
 			if (c->existing != NULL)
@@ -86,7 +92,7 @@ bucket_link(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_h
 	 * object's key are visible to whoever sees obj in the chain.
 	 */
 	__atomic_store_n(bkt, rht_bucket_word(c->obj, rht_bucket_bloom(*bkt) |
-					      rht_bloom_bits(c->hash)), __ATOMIC_RELEASE);
+					      rht_bloom_bits(c->hash), len + 1), __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -165,7 +171,8 @@ rht_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj, int mode, void
 		return -EINVAL;
 	}
 	if (unlikely(!rht_addr_taggable(obj))) {
-		RHT_LOG(ERR, "%s: object %p above the 48-bit address space", ht->name, obj);
+		RHT_LOG(ERR, "%s: object head %p not 8-byte aligned or above 2^48", ht->name,
+			obj);
 		return -EINVAL;
 	}
 	c.key = rht_obj_key(ht, rht_obj(ht, obj));
@@ -261,8 +268,8 @@ chain_find_link(struct rte_rhash_head **bkt, const struct rte_rhash_head *he)
 }
 
 /*
- * Recompute the summary of a locked bucket from the objects left in it, so
- * that removals do not fill it with stale bits.
+ * Recompute the summary and length of a locked bucket from the objects left
+ * in it, so that removals do not fill the summary with stale bits.
  */
 void
 rht_bucket_reseal(const struct rte_rhashtable *ht, const struct rht_table *tbl,
@@ -270,11 +277,12 @@ rht_bucket_reseal(const struct rte_rhashtable *ht, const struct rht_table *tbl,
 {
 	struct rte_rhash_head *p;
 	uint16_t bloom = 0;
+	uint32_t len = 0;
 
-	for (p = rht_ptr(*bkt); !rht_is_nulls(p); p = p->next)
+	for (p = rht_ptr(*bkt); !rht_is_nulls(p); p = rht_ptr(p->next), len++)
 		bloom |= rht_bloom_bits(rht_obj_hash(ht, tbl, rht_obj(ht, p)));
 	/* release: pairs with the readers' acquire loads of the bucket word */
-	__atomic_store_n(bkt, rht_bucket_word(rht_ptr(*bkt), bloom), __ATOMIC_RELEASE);
+	__atomic_store_n(bkt, rht_bucket_word(rht_ptr(*bkt), bloom, len), __ATOMIC_RELEASE);
 }
 
 static int
@@ -341,7 +349,7 @@ rte_rhashtable_replace(struct rte_rhashtable *ht, struct rte_rhash_head *old_obj
 
 	if (unlikely(ht == NULL || old_obj == NULL || new_obj == NULL || ht->rhlist ||
 		     !rht_addr_taggable(new_obj))) {
-		RHT_LOG(ERR, "NULL argument, an rhltable, or an object above 2^48");
+		RHT_LOG(ERR, "NULL argument, an rhltable, or a head not 8-byte aligned or above 2^48");
 		return -EINVAL;
 	}
 	old_start = rht_obj(ht, old_obj);
