@@ -70,7 +70,13 @@ stress_pool_init(void)
 	quarantine = NULL;
 	return 0;
 #else
-	quarantine = rte_ring_create("rht_stress_q", STRESS_QUARANTINE_SIZE, SOCKET_ID_ANY, 0);
+	/* RTS sync: free_obj runs on writers and the worker, which share two
+	 * CPUs with the readers here; a producer preempted between its head and
+	 * tail updates must not keep the others spinning (classic MP mode
+	 * waits for it, and livelocked this test now and then)
+	 */
+	quarantine = rte_ring_create("rht_stress_q", STRESS_QUARANTINE_SIZE, SOCKET_ID_ANY,
+				     RING_F_MP_RTS_ENQ | RING_F_MC_RTS_DEQ);
 	return quarantine == NULL ? -ENOMEM : 0;
 #endif
 }

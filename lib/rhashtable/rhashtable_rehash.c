@@ -79,6 +79,12 @@ empty_bucket(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx)
 	struct rte_rhash_head **bkt = rht_bucket(old, idx);
 	uint64_t moved = 0;
 
+	/* no insert reaches old any more (see rehash_some()): an empty bucket
+	 * stays empty, and needs no lock. acquire: pairs with the release of
+	 * a removal that emptied it.
+	 */
+	if (rht_is_nulls(__atomic_load_n(bkt, __ATOMIC_ACQUIRE)))
+		return;
 	rte_spinlock_lock(lock);
 	while (!rht_is_nulls(*bkt)) {
 		move_last_object(ht, old, idx, bkt);
@@ -153,16 +159,21 @@ prefetch_moves(const struct rte_rhashtable *ht, const struct rht_table *old, uin
 	const void *obj;
 	uint32_t nidx;
 
+	/* write prefetches: the move stores to the object's next link and to
+	 * the new bucket word, and the lock's atomic exchange waits for those
+	 * stores to own their lines
+	 */
 	obj = first_obj(ht, old, idx + RHT_MOVE_AHEAD);
-	if (obj != NULL)
+	if (obj != NULL) {
 		rte_prefetch0(rht_obj_key(ht, obj));
+		rte_prefetch0_write((const char *)obj + ht->head_offset);
+	}
 	obj = first_obj(ht, old, idx + RHT_MOVE_AHEAD / 2);
 	if (obj == NULL)
 		return;
 	new_tbl = rht_last_table((struct rht_table *)(uintptr_t)old);
 	nidx = rht_hash_idx(new_tbl, rht_obj_hash(ht, new_tbl, obj));
-	rte_prefetch0(rht_bucket(new_tbl, nidx));
-	rte_prefetch0(rht_bucket_lock(new_tbl, nidx));
+	rte_prefetch0_write(rht_bucket(new_tbl, nidx));
 }
 
 /*
@@ -175,6 +186,11 @@ rehash_some(struct rte_rhashtable *ht, uint32_t budget)
 	struct rht_table *old = ht->tbl;
 	uint32_t done = 0;
 
+	/* inserts go to old only if they read old->future_tbl before it was
+	 * set; once those writers are gone, old only loses objects
+	 */
+	if (old->rehash == 0)
+		rht_writers_drain(ht);
 	while (old->rehash < old->size && done < budget) {
 		prefetch_moves(ht, old, old->rehash);
 		empty_bucket(ht, old, old->rehash);

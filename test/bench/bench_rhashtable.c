@@ -325,7 +325,7 @@ rht_table_bytes(uint64_t *bytes, const char **method)
 const struct bench_peer bench_peer_rht = {
 	.name = "rhashtable",
 	.note = "rte_rhashtable: intrusive flow {16 B key, rte_rhash_head, 8 B payload} = 32 B; "
-		"default seeded rte_jhash; QSBR defer queue; lookup_insert (checks duplicates); "
+		"the library's default seeded multiply-mix hash; QSBR defer queue; lookup_insert (checks duplicates); "
 		"a lookup returns the flow itself; tables start at 64 buckets, growth by "
 		"rte_rhashtable_rehash_run() in the inserting thread each time the count "
 		"doubles (grow) or by the rehash service on a service lcore (grow_service)",
