@@ -119,14 +119,15 @@ table_find(const struct rte_rhashtable *ht, const struct rht_table *tbl, const v
 }
 
 /* Go on in the tables after tbl: a rehash is under way. */
-static __rte_noinline struct rte_rhash_head *
-lookup_from(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key)
+static __rte_always_inline struct rte_rhash_head *
+lookup_from(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key,
+	    uint32_t key_len, bool fast)
 {
 	struct rte_rhash_head *he = NULL;
 
 	/* acquire: pairs with the release in rht_table_attach() */
 	while (he == NULL && (tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE)) != NULL)
-		he = table_find(ht, tbl, key, 0, false);
+		he = table_find(ht, tbl, key, key_len, fast);
 	return he;
 }
 
@@ -142,50 +143,81 @@ lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, boo
 	/* relaxed suffices for the NULL test: lookup_from() reloads with acquire */
 	if (likely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) == NULL))
 		return NULL;
-	return lookup_from(ht, tbl, key);
+	return lookup_from(ht, tbl, key, key_len, fast);
 }
 
 /*
- * Bulk lookup as a software pipeline: hash every key and prefetch its
- * bucket; load every bucket word and prefetch the first object where the
- * bucket's summary does not rule the key out; then compare. The memory accesses of the whole burst overlap
- * instead of running one after the other. Longer chains and a rehash under
- * way take the single-key path for the keys concerned.
+ * One pass of a bulk lookup over the keys of the todo mask in one bucket
+ * table, as a software pipeline: hash every key and prefetch its bucket;
+ * load every bucket word and prefetch the first object where the bucket's
+ * summary does not rule the key out; then compare. The memory accesses of
+ * the whole burst overlap instead of running one after the other. Returns
+ * the mask of keys found, with their objects in objs.
+ */
+static __rte_always_inline uint64_t
+bulk_pass_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void **keys,
+	    uint64_t todo, void *objs[], uint32_t key_len, bool fast)
+{
+	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	struct rte_rhash_head *words[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	uint64_t m, found = 0;
+	uint32_t i;
+
+	for (m = todo; m != 0; m &= m - 1) {
+		i = __builtin_ctzll(m);
+		hashes[i] = hash_k(ht, tbl, keys[i], key_len, fast);
+		bkts[i] = rht_bucket(tbl, rht_hash_idx(tbl, hashes[i]));
+		rte_prefetch0(bkts[i]);
+	}
+	for (m = todo; m != 0; m &= m - 1) {
+		i = __builtin_ctzll(m);
+		/* acquire: as in chain_find() */
+		words[i] = __atomic_load_n(bkts[i], __ATOMIC_ACQUIRE);
+		if (rht_bloom_may_hold(words[i], hashes[i]))
+			rte_prefetch0(rht_obj(ht, rht_ptr(words[i])));
+	}
+	for (m = todo; m != 0; m &= m - 1) {
+		struct rte_rhash_head *he;
+
+		i = __builtin_ctzll(m);
+		he = chain_find(ht, keys[i], hashes[i], bkts[i], words[i],
+				rht_hash_idx(tbl, hashes[i]), key_len, fast);
+		if (he != NULL) {
+			objs[i] = rht_obj(ht, he);
+			found |= UINT64_C(1) << i;
+		}
+	}
+	return found;
+}
+
+/*
+ * Bulk lookup: a pipelined pass over the first bucket table, then, while a
+ * rehash is under way, another pass over the next table for the keys not
+ * found yet, so that lookups keep their memory parallelism during a resize.
  */
 static __rte_always_inline int
 lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 	      uint64_t *hit_mask, void *objs[], uint32_t key_len, bool fast)
 {
-	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	struct rte_rhash_head *links[RTE_RHASHTABLE_LOOKUP_BULK_MAX]; /* bucket words */
-	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	/* acquire: pairs with the release that publishes a new first table */
 	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
-	uint64_t hits = 0;
-	uint32_t i;
+	uint64_t todo = n == 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
+	uint64_t hits = 0, m;
 
-	for (i = 0; i < n; i++) {
-		hashes[i] = hash_k(ht, tbl, keys[i], key_len, fast);
-		bkts[i] = rht_bucket(tbl, rht_hash_idx(tbl, hashes[i]));
-		rte_prefetch0(bkts[i]);
+	for (;;) {
+		hits |= bulk_pass_k(ht, tbl, keys, todo & ~hits, objs, key_len, fast);
+		if (likely(hits == todo))
+			break;
+		/* after the walks of tbl: a key moved out of it is in a later
+		 * table. acquire: pairs with the release in rht_table_attach()
+		 */
+		tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+		if (likely(tbl == NULL))
+			break;
 	}
-	for (i = 0; i < n; i++) {
-		/* acquire: as in chain_find() */
-		links[i] = __atomic_load_n(bkts[i], __ATOMIC_ACQUIRE);
-		if (rht_bloom_may_hold(links[i], hashes[i]))
-			rte_prefetch0(rht_obj(ht, rht_ptr(links[i])));
-	}
-	for (i = 0; i < n; i++) {
-		struct rte_rhash_head *he;
-
-		he = chain_find(ht, keys[i], hashes[i], bkts[i], links[i],
-				rht_hash_idx(tbl, hashes[i]), key_len, fast);
-		if (unlikely(he == NULL) &&
-		    unlikely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) != NULL))
-			he = lookup_from(ht, tbl, keys[i]);
-		objs[i] = he == NULL ? NULL : rht_obj(ht, he);
-		hits |= (uint64_t)(he != NULL) << i;
-	}
+	for (m = todo & ~hits; m != 0; m &= m - 1)
+		objs[__builtin_ctzll(m)] = NULL;
 	if (hit_mask != NULL)
 		*hit_mask = hits;
 	return __builtin_popcountll(hits);
