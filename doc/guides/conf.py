@@ -7,12 +7,20 @@ doc/guides/meson.build passes the version (-D version=...); the build runs
 with -W, so every warning is an error.
 """
 
+import os
+import sys
+
 project = 'rte_rhashtable'
 copyright = '2026, The rte_rhashtable authors'
 author = 'The rte_rhashtable authors'
 version = release = 'unknown'
 
-extensions = ['sphinx.ext.graphviz']
+# _ext/md_tables.py: tables of the generated benchmark report (doc/perf/).
+# No __pycache__ in the source tree.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '_ext'))
+
+extensions = ['sphinx.ext.graphviz', 'md_tables']
 
 master_doc = 'index'
 source_suffix = '.rst'

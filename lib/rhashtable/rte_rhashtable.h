@@ -241,11 +241,10 @@ struct rte_rhashtable_rcu_config {
 	enum rte_rhashtable_qsbr_mode mode;
 	/**< RTE_RHASHTABLE_QSBR_MODE_DQ (default) or _SYNC. */
 	uint32_t dq_size;
-	/**< Defer queue entries; 0: 65536. A full queue is reclaimed, and if
-	 *   readers still hold everything in it, the writer waits for a grace
-	 *   period: a writer that is itself an online reader would then wait for
-	 *   itself, so size the queue for the removal rate, or take such lcores
-	 *   offline (rte_rcu_qsbr_thread_offline()) around bursts of removals.
+	/**< Defer queue entries; 0: 65536. When the queue is full, entries go
+	 *   to an overflow array (rte_realloc) that is reclaimed with the queue,
+	 *   so a writer never waits for readers in DQ mode; only if that array
+	 *   cannot grow does the writer wait for a grace period.
 	 */
 	uint32_t trigger_reclaim_limit;
 	/**< Queue length that triggers reclamation in a writer; 0: dq_size / 8. */
@@ -896,8 +895,8 @@ rte_rhashtable_table_info_get(struct rte_rhashtable *ht, uint32_t idx,
  * time (64x64->128-bit products folded by xor) with the bucket table's seed
  * in every step. Seeded and not linear (unlike CRC32C), so colliding keys
  * cannot be precomputed without the seed, and a new bucket table spreads a
- * flood of colliding keys out again. About 5 ns for a 16-byte key; see the
- * programmer's guide for measurements against rte_jhash and rte_hash_crc.
+ * flood of colliding keys out again. About 5 ns for a 16-byte key
+ * (rhashtable_hash_perf_autotest compares it with rte_jhash and rte_hash_crc).
  * The table also uses bits 48-63 of the 64-bit mix internally, so a
  * table given this function as hashfn behaves as one given NULL.
  *
