@@ -3,10 +3,10 @@
 # Copyright(c) 2026 The rte_rhashtable authors
 #
 # The project's test command, on a fresh machine or an old one: install what
-# is missing, build, run the fast test suite, then run it again in an
-# AddressSanitizer + UBSan build, where the concurrency suites' short
-# variants check for use-after-free and data-race fallout. CI (.ci/run)
-# calls exactly this.
+# is missing, build (docs included), run the fast test suite, run it again
+# in an AddressSanitizer + UBSan build, where the concurrency suites' short
+# variants check for use-after-free and data-race fallout, then fuzz for a
+# bounded time. CI (.ci/run) calls exactly this.
 #
 # Usage: devtools/test.sh [SUITE]   (default: fast-tests; also perf-tests,
 #                                    stress-tests: those skip the ASan pass)
@@ -19,7 +19,8 @@ build=${BUILD_DIR:-$top/build}
 asan_build=${ASAN_BUILD_DIR:-$top/build-asan}
 
 "$top/devtools/deps.sh"
-"$top/devtools/build.sh"
+# the docs too: their test (docs-warnings) fails on any Sphinx or Doxygen warning
+"$top/devtools/build.sh" -Denable_docs=true
 meson test -C "$build" --suite "$suite" --print-errorlogs --num-processes 1
 
 [ "$suite" = fast-tests ] || exit 0
@@ -30,3 +31,12 @@ BUILD_DIR=$asan_build "$top/devtools/build.sh" -Db_sanitize=address,undefined \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	meson test -C "$asan_build" --suite "$suite" --no-suite install \
 	--print-errorlogs --num-processes 1
+
+# bounded fuzzing of the table operations and the packet parser (clang,
+# ASan + UBSan), after their seed corpora (and every crash input added to
+# them since) as regression tests
+echo "==== libFuzzer, ${RHT_FUZZ_SECONDS:-30} s per target ===="
+fuzz_build=${FUZZ_BUILD_DIR:-$top/build-fuzz}
+FUZZ_BUILD_DIR=$fuzz_build "$top/devtools/fuzz.sh" "${RHT_FUZZ_SECONDS:-30}"
+meson test -C "$fuzz_build" --no-rebuild fuzz_rhashtable_corpus fuzz_parse_corpus \
+	--print-errorlogs
