@@ -316,7 +316,19 @@ struct app_totals {
 	uint64_t tsc;
 };
 
+/** Rates of the last statistics period (the periodic line). */
+struct stats_period {
+	double secs;        /**< Length of the period; 0: none yet. */
+	double rx_mpps;
+	double tx_mpps;
+	double lookups_mps;
+	double hit_pct;     /**< Hits per lookup in the period. */
+};
+
 void stats_collect(struct app_totals *tot);
+void stats_period_compute(const struct app_totals *prev, const struct app_totals *cur,
+			  struct stats_period *p);
+double stats_hit_pct(uint64_t lookups, uint64_t hits);
 void stats_print_period(const struct app_totals *prev, const struct app_totals *cur);
 void stats_print_summary(const struct app_totals *tot);
 void stats_print_ports(void);
@@ -326,6 +338,15 @@ void stats_print_table(void);
 
 int flowpmd_cmdline_run(void);
 bool flowpmd_housekeeping(void);
+
+/* ---- telemetry (telemetry.c) ---- */
+
+/** Let the telemetry handlers read the flow table (after it is created). */
+void telemetry_start(void);
+/** Keep them away from it (before it is freed); waits for a running handler. */
+void telemetry_stop(void);
+/** Control lcore: the rates /flowpmd/stats reports. */
+void telemetry_period_publish(const struct stats_period *p);
 
 /* ---- options (config.c) ---- */
 

@@ -244,18 +244,26 @@ flowpmd_housekeeping(void)
 	static struct app_totals prev;
 	static uint64_t next_stats;
 	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz();
+	/* telemetry reports the period's rates even when no line is printed */
+	double period_s = app.stats_period_s > 0 ? app.stats_period_s : 1.0;
+	struct stats_period p;
 	struct app_totals cur;
 
 	flow_table_housekeeping(app.ft, now, AGING_BUDGET);
-	if (!app.interactive && app.stats_period_s > 0 && app.fwd_started) {
+	if (app.fwd_started) {
 		if (next_stats == 0) {
 			stats_collect(&prev);
-			next_stats = now + app.stats_period_s * hz;
+			next_stats = now + period_s * hz;
 		} else if (now >= next_stats) {
 			stats_collect(&cur);
-			stats_print_period(&prev, &cur);
+			stats_period_compute(&prev, &cur, &p);
+			telemetry_period_publish(&p);
+			if (!app.interactive && app.stats_period_s > 0)
+				stats_print_period(&prev, &cur);
 			prev = cur;
-			next_stats += app.stats_period_s * hz;
+			next_stats += period_s * hz;
+			if (next_stats <= now)	/* forwarding was stopped meanwhile */
+				next_stats = now + period_s * hz;
 		}
 	}
 	if (app.duration_s > 0 && app.fwd_started &&
@@ -333,6 +341,7 @@ app_setup(void)
 	app.ft = flow_table_create(&app.ft_cfg);
 	if (app.ft == NULL)
 		return -ENOMEM;
+	telemetry_start();
 	printf("flow table: %s, up to %u IPv4 and %u IPv6 flows, timeout %.1f s, fwd %s\n",
 	       app.ft->ops->name, app.ft_cfg.max_flows, app.ft_cfg.max_flows6,
 	       app.ft_cfg.timeout_s, fwd_mode_name(app.fwd_mode));
@@ -377,6 +386,8 @@ main(int argc, char **argv)
 		finish();
 	}
 	ports_close();
+	if (app.ft != NULL)
+		telemetry_stop();
 	flow_table_free(app.ft);
 	rte_eal_cleanup();
 	return ret == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

@@ -40,8 +40,8 @@ rate(uint64_t a, uint64_t b, double secs)
 	return secs > 0 ? (double)(b - a) / secs : 0;
 }
 
-static double
-hit_rate(uint64_t lookups, uint64_t hits)
+double
+stats_hit_pct(uint64_t lookups, uint64_t hits)
 {
 	return lookups == 0 ? 0 : 100.0 * hits / lookups;
 }
@@ -53,15 +53,28 @@ elapsed_s(void)
 }
 
 void
+stats_period_compute(const struct app_totals *prev, const struct app_totals *cur,
+		     struct stats_period *p)
+{
+	p->secs = (double)(cur->tsc - prev->tsc) / rte_get_tsc_hz();
+	p->rx_mpps = rate(prev->s.rx, cur->s.rx, p->secs) / 1e6;
+	p->tx_mpps = rate(prev->s.tx, cur->s.tx, p->secs) / 1e6;
+	p->lookups_mps = rate(prev->s.lookups, cur->s.lookups, p->secs) / 1e6;
+	p->hit_pct = stats_hit_pct(cur->s.lookups - prev->s.lookups, cur->s.hits - prev->s.hits);
+}
+
+void
 stats_print_period(const struct app_totals *prev, const struct app_totals *cur)
 {
-	double secs = (double)(cur->tsc - prev->tsc) / rte_get_tsc_hz();
-	double rx = rate(prev->s.rx, cur->s.rx, secs) / 1e6;
-	double tx = rate(prev->s.tx, cur->s.tx, secs) / 1e6;
-	double lk = rate(prev->s.lookups, cur->s.lookups, secs) / 1e6;
-	double hr = hit_rate(cur->s.lookups - prev->s.lookups, cur->s.hits - prev->s.hits);
+	struct stats_period p;
+	double rx, tx, lk, hr;
 	uint64_t refused = cur->s.refused_full + cur->s.refused_other;
 
+	stats_period_compute(prev, cur, &p);
+	rx = p.rx_mpps;
+	tx = p.tx_mpps;
+	lk = p.lookups_mps;
+	hr = p.hit_pct;
 	if (app.json != NULL) {
 		fprintf(app.json, "{\"type\": \"stats\", \"t\": %.2f, \"rx_mpps\": %.3f, "
 			"\"tx_mpps\": %.3f, \"lookups_mps\": %.3f, \"hit_pct\": %.2f, "
@@ -91,7 +104,7 @@ summary_json(FILE *f, const struct app_totals *t, double secs)
 		"\"rx_mpps\": %.3f, \"tx_mpps\": %.3f, \"hit_pct\": %.3f",
 		app.ft->ops->name, fwd_mode_name(app.fwd_mode), app.nb_fwd, app.nb_ports,
 		secs, rate(0, t->s.rx, secs) / 1e6, rate(0, t->s.tx, secs) / 1e6,
-		hit_rate(t->s.lookups, t->s.hits));
+		stats_hit_pct(t->s.lookups, t->s.hits));
 #define JSON(f_) fprintf(f, ", \"%s\": %" PRIu64, #f_, t->s.f_);
 	STAT_FIELDS(JSON)
 #undef JSON
@@ -123,7 +136,7 @@ stats_print_summary(const struct app_totals *t)
 	       "\n", t->s.ipv4, t->s.ipv6, t->s.vlan, t->s.other);
 	printf("  lookups %" PRIu64 " hits %" PRIu64 " (%.2f%%), flows created %" PRIu64
 	       ", insert found existing %" PRIu64 "\n", t->s.lookups, t->s.hits,
-	       hit_rate(t->s.lookups, t->s.hits), t->s.inserts, t->s.insert_exist);
+	       stats_hit_pct(t->s.lookups, t->s.hits), t->s.inserts, t->s.insert_exist);
 	printf("  refused inserts: full %" PRIu64 ", other %" PRIu64 "; flow alloc failures %"
 	       PRIu64 "\n", t->s.refused_full, t->s.refused_other, t->s.alloc_fail);
 	printf("  flows now %" PRIu64 ", aged %" PRIu64 ", flushed %" PRIu64 "; buckets %"
@@ -165,7 +178,7 @@ stats_print_table(void)
 	       t.t.grows, t.t.shrinks, t.t.reclaim_pending, t.t.bytes / 1024);
 	printf("  lookups %" PRIu64 ", hits %" PRIu64 " (%.2f%%), created %" PRIu64
 	       ", refused full %" PRIu64 ", refused other %" PRIu64 ", alloc failures %"
-	       PRIu64 "\n", t.s.lookups, t.s.hits, hit_rate(t.s.lookups, t.s.hits),
+	       PRIu64 "\n", t.s.lookups, t.s.hits, stats_hit_pct(t.s.lookups, t.s.hits),
 	       t.s.inserts, t.s.refused_full, t.s.refused_other, t.s.alloc_fail);
 	printf("  aging: timeout %.1f s, aged %" PRIu64 ", passes %" PRIu64 ", flushed %"
 	       PRIu64 "; rehash on %s\n", app.ft_cfg.timeout_s, app.ft->aged,

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The rte_rhashtable authors
+"""dpdk-flowpmd's telemetry commands, queried over the telemetry socket
+while the application forwards a pcap of known flows (net_pcap, read once):
+/flowpmd/stats must report consistent counters, /flowpmd/flow the exact
+packet and byte counts of flows of the traffic (IPv4 and IPv6), and an
+error (null) for an unknown or malformed tuple. The application must then
+exit with status 0.
+
+Usage: test_flowpmd_telemetry.py DPDK_FLOWPMD [--workdir DIR] [--no-huge]
+(--no-huge runs it as on a machine without hugepages, where the application
+falls back to --no-huge by itself.)
+Exit status: 0 pass, 1 fail, 77 skip (no net_pcap PMD).
+"""
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SKIP = 77
+DURATION_S = 4
+STATS_FIELDS = ("backend", "fwd_mode", "rx", "tx", "lookups", "hits", "hit_pct", "flows",
+                "flows_created", "flows_aged", "flows_flushed", "refused_full",
+                "refused_other", "buckets", "tables", "rehashes", "reclaim_pending",
+                "period_s", "rx_mpps", "tx_mpps")
+
+
+def socket_path(prefix):
+    """Where EAL puts the socket: its runtime directory (see eal_filesystem.h)."""
+    if os.geteuid() == 0:
+        base = "/var/run"
+    else:
+        base = os.environ.get("XDG_RUNTIME_DIR", "/tmp")
+    return os.path.join(base, "dpdk", prefix, "dpdk_telemetry.v2")
+
+
+class Telemetry:
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.sock.settimeout(5)
+        self.sock.connect(path)
+        info = json.loads(self.sock.recv(16384).decode())
+        self.max_len = info.get("max_output_len", 16384)
+
+    def query(self, cmd):
+        self.sock.send(cmd.encode())
+        reply = json.loads(self.sock.recv(self.max_len).decode())
+        # the reply is {"<command without its parameters>": value}
+        return reply.get(cmd.split(",")[0])
+
+    def close(self):
+        self.sock.close()
+
+
+def connect(proc, path, deadline):
+    while time.monotonic() < deadline and proc.poll() is None:
+        if os.path.exists(path):
+            try:
+                return Telemetry(path)
+            except (ConnectionRefusedError, FileNotFoundError):
+                pass
+        time.sleep(0.1)
+    return None
+
+
+def wait_stats(tel, packets, deadline):
+    """The stats once the whole pcap went through and a period was published."""
+    stats = tel.query("/flowpmd/stats")
+    while time.monotonic() < deadline:
+        if stats is not None and stats["rx"] >= packets and float(stats["period_s"]) > 0:
+            break
+        time.sleep(0.1)
+        stats = tel.query("/flowpmd/stats")
+    return stats
+
+
+def check_stats(stats, expected):
+    if stats is None:
+        return ["/flowpmd/stats returned null"]
+    errors = ["/flowpmd/stats: no field %s" % f for f in STATS_FIELDS if f not in stats]
+    if errors:
+        return errors
+    nflows = len(expected["flows"])
+    checks = (
+        (stats["rx"] == expected["packets"], "rx %d, expected %d" % (stats["rx"],
+                                                                   expected["packets"])),
+        (stats["flows"] == nflows, "flows %d, expected %d" % (stats["flows"], nflows)),
+        (stats["flows_created"] == nflows, "flows_created %d, expected %d" %
+         (stats["flows_created"], nflows)),
+        (stats["rx"] >= stats["lookups"] >= stats["hits"],
+         "not rx >= lookups >= hits: %d %d %d" % (stats["rx"], stats["lookups"], stats["hits"])),
+        (stats["lookups"] == expected["ipv4"] + expected["ipv6"],
+         "lookups %d, expected %d" % (stats["lookups"], expected["ipv4"] + expected["ipv6"])),
+        (stats["flows_aged"] == 0 and stats["flows_flushed"] == 0, "flows aged or flushed"),
+        (stats["buckets"] > 0 and stats["tables"] >= 1, "no bucket table"),
+        (stats["backend"] == "rhashtable", "backend %s" % stats["backend"]),
+        (stats["fwd_mode"] == "io", "fwd_mode %s" % stats["fwd_mode"]),
+        (0 <= float(stats["hit_pct"]) <= 100, "hit_pct %s" % stats["hit_pct"]),
+    )
+    return ["/flowpmd/stats: " + msg for ok, msg in checks if not ok]
+
+
+def flow_cmd(src, dst, proto, sport, dport):
+    return "/flowpmd/flow,%s,%s,%s,%s,%s" % (src, dst, proto, sport, dport)
+
+
+def check_flows(tel, expected):
+    errors = []
+    for family in ("ipv4", "ipv6"):
+        flows = [f for f in expected["flows"] if f["family"] == family]
+        if not flows:
+            continue
+        f = max(flows, key=lambda x: x["pkts"])
+        cmd = flow_cmd(f["src"], f["dst"], f["proto"], f["sport"], f["dport"])
+        got = tel.query(cmd)
+        print(cmd, "->", got)
+        if got is None or got.get("packets") != f["pkts"] or got.get("bytes") != f["bytes"]:
+            errors.append("%s: %s, expected %d packets %d bytes" % (cmd, got, f["pkts"],
+                                                                   f["bytes"]))
+    bogus = [flow_cmd("192.0.2.1", "192.0.2.2", 6, 1, 2),       # not in the traffic
+             flow_cmd("2001:db8::1", "2001:db8::2", 17, 1, 2),  # not in the traffic
+             flow_cmd("10.0.0.1", "2001:db8::2", 6, 1, 2),      # mixed families
+             flow_cmd("10.0.0.1", "10.0.0.2", 6, 1234, 65536),  # port out of range
+             flow_cmd("10.0.0.1", "10.0.0.2", "tcp", 1234, 80),
+             "/flowpmd/flow,10.0.0.1,10.0.0.2,6,1234",
+             "/flowpmd/flow,10.0.0.1,10.0.0.2,6,1234,80,1",
+             "/flowpmd/flow"]
+    for cmd in bogus:
+        got = tel.query(cmd)
+        if got is not None:
+            errors.append("%s: %s, expected null" % (cmd, got))
+    return errors
+
+
+def run(args, workdir, expected, pcap):
+    prefix = "flowpmd_tel_%d" % os.getpid()
+    cmd = [args.app, "--no-pci", "-l", "0-1", "--file-prefix=%s" % prefix]
+    if args.no_huge:
+        cmd += ["--no-huge", "-m", "512", "--no-shconf"]
+    cmd += ["--vdev", "net_pcap0,rx_pcap=%s" % pcap, "--",
+            "--max-flows=4096", "--max-flows6=4096", "--flow-timeout=1000",
+            "--duration=%d" % DURATION_S, "--stats-period=0.5", "--fwd=io"]
+    print("running:", " ".join(cmd), flush=True)
+    log = open(os.path.join(workdir, "flowpmd.log"), "w+")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True)
+    errors = []
+    start = time.monotonic()
+    tel = connect(proc, socket_path(prefix), start + 10)
+    if tel is None:
+        errors.append("no telemetry socket at %s" % socket_path(prefix))
+    else:
+        stats = wait_stats(tel, expected["packets"], start + 10)
+        print("/flowpmd/stats ->", json.dumps(stats))
+        errors += check_stats(stats, expected)
+        errors += check_flows(tel, expected)
+        tel.close()
+    try:
+        rc = proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        rc = proc.wait()
+    log.seek(0)
+    output = log.read()
+    log.close()
+    print(output)
+    return rc, output, errors, time.monotonic() - start
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("app")
+    ap.add_argument("--workdir")
+    ap.add_argument("--no-huge", action="store_true")
+    args = ap.parse_args()
+    workdir = args.workdir or tempfile.mkdtemp(prefix="flowpmd_telemetry_")
+    os.makedirs(workdir, exist_ok=True)
+    pcap = os.path.join(workdir, "flows.pcap")
+    expected_path = os.path.join(workdir, "expected.json")
+    subprocess.run([sys.executable, os.path.join(HERE, "flowpmd_pcap_gen.py"), pcap,
+                    expected_path], check=True)
+    with open(expected_path) as f:
+        expected = json.load(f)
+
+    rc, output, errors, secs = run(args, workdir, expected, pcap)
+    if rc != 0 and "net_pcap" in output and "not" in output.lower():
+        print("SKIP: net_pcap PMD not available")
+        return SKIP
+    if rc != 0:
+        errors.append("dpdk-flowpmd exited with %d" % rc)
+    for e in errors:
+        print("FAIL:", e)
+    if errors:
+        return 1
+    print("PASS: /flowpmd/stats and /flowpmd/flow while forwarding %d packets of %d flows, "
+          "exit 0 (%.1f s)" % (expected["packets"], len(expected["flows"]), secs))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
