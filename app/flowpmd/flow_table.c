@@ -280,7 +280,8 @@ age_step(struct flow_table *ft, uint64_t now, uint32_t budget)
 		be = ft->be[ft->age_family];
 		visited = walk_batch(ft, be, &ft->age_walk, flow_expired, &e, picked,
 				     RTE_MIN(budget, RTE_DIM(picked)), &n);
-		ft->aged += remove_flows(ft, be, picked, n);
+		/* relaxed atomic: the telemetry thread reads it */
+		__atomic_fetch_add(&ft->aged, remove_flows(ft, be, picked, n), __ATOMIC_RELAXED);
 		budget -= RTE_MIN(budget, RTE_MAX(visited, 1U));
 		if (!ft->age_walk.done)
 			continue;
@@ -313,7 +314,7 @@ flow_table_flush(struct flow_table *ft)
 
 	for (fam = 0; fam < FLOW_NB_FAMILIES; fam++)
 		removed += remove_matching(ft, fam, flow_any, NULL);
-	ft->flushed += removed;
+	__atomic_fetch_add(&ft->flushed, removed, __ATOMIC_RELAXED);
 	return removed;
 }
 
