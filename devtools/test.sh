@@ -15,21 +15,44 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 suite=${1:-fast-tests}
+passed=0
+failed=0
+
+# Run one meson test invocation, add its counts to the totals, and stop
+# with the closing line at the first failure.
+count_tests()
+{
+	log=$(mktemp)
+	rc=0
+	"$@" >"$log" 2>&1 || rc=$?
+	cat "$log"
+	passed=$((passed + $(awk '/^Ok:/ {n = $2} END {print n + 0}' "$log")))
+	failed=$((failed + $(awk '/^(Fail|Timeout):/ {n += $2} END {print n + 0}' "$log")))
+	rm -f "$log"
+	if [ "$rc" -ne 0 ]; then
+		[ "$failed" -gt 0 ] || failed=1
+		echo "tests: $passed passed, $failed failed"
+		exit "$rc"
+	fi
+}
 build=${BUILD_DIR:-$top/build}
 asan_build=${ASAN_BUILD_DIR:-$top/build-asan}
 
 "$top/devtools/deps.sh"
 # the docs too: their test (docs-warnings) fails on any Sphinx or Doxygen warning
 "$top/devtools/build.sh" -Denable_docs=true
-meson test -C "$build" --suite "$suite" --print-errorlogs --num-processes 1
+count_tests meson test -C "$build" --suite "$suite" --print-errorlogs --num-processes 1
 
-[ "$suite" = fast-tests ] || exit 0
+if [ "$suite" != fast-tests ]; then
+	echo "tests: $passed passed, $failed failed"
+	exit 0
+fi
 echo "==== $suite under AddressSanitizer + UndefinedBehaviorSanitizer ===="
 BUILD_DIR=$asan_build "$top/devtools/build.sh" -Db_sanitize=address,undefined \
 	-Db_lundef=false -Dbenchmarks=disabled
 # halt on the first UBSan report too, so that a report fails the test
-UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	meson test -C "$asan_build" --suite "$suite" --no-suite install \
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+count_tests meson test -C "$asan_build" --suite "$suite" --no-suite install \
 	--print-errorlogs --num-processes 1
 
 # bounded fuzzing of the table operations and the packet parser (clang,
@@ -37,6 +60,10 @@ UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 # them since) as regression tests
 echo "==== libFuzzer, ${RHT_FUZZ_SECONDS:-30} s per target ===="
 fuzz_build=${FUZZ_BUILD_DIR:-$top/build-fuzz}
-FUZZ_BUILD_DIR=$fuzz_build "$top/devtools/fuzz.sh" "${RHT_FUZZ_SECONDS:-30}"
-meson test -C "$fuzz_build" --no-rebuild fuzz_rhashtable_corpus fuzz_parse_corpus \
-	--print-errorlogs
+FUZZ_BUILD_DIR=$fuzz_build "$top/devtools/fuzz.sh" "${RHT_FUZZ_SECONDS:-30}" || {
+	echo "tests: $passed passed, $((failed + 1)) failed"
+	exit 1
+}
+count_tests meson test -C "$fuzz_build" --no-rebuild fuzz_rhashtable_corpus \
+	fuzz_parse_corpus --print-errorlogs
+echo "tests: $passed passed, $failed failed"
