@@ -7,8 +7,9 @@
  * lookup_bulk and delete at a few table sizes, for rte_rhashtable and, in the
  * same run and with the same keys, rte_hash. Single thread, 16-byte keys,
  * keys looked up in random order from a sequential key array, both tables
- * each with its default hash (rte_hash_crc, the library's own). The full comparison (RCU, Zipf, growth, resize,
- * memory) is the Google Benchmark suite in test/bench/.
+ * each with its default hash (rte_hash_crc, the library's own). The full
+ * comparison (RCU, Zipf, growth, resize, memory) is the Google Benchmark
+ * suite in test/bench/.
  */
 
 #include <inttypes.h>
