@@ -607,12 +607,17 @@ rs_check_reclaim(uint64_t retired)
 	struct rte_rhashtable_stats s;
 	int tries;
 
-	/* no reader is registered any more: everything queued is reclaimable */
-	for (tries = 0; tries < 1000; tries++) {
+	/* no reader is registered any more: everything queued is reclaimable.
+	 * The service lcore may still be retiring a last table, and with six
+	 * lcores on two CPUs it can be descheduled between counting an entry
+	 * and queueing it: give it up to 2 s, not just a few loops.
+	 */
+	for (tries = 0; tries < 2000; tries++) {
 		rte_rhashtable_rehash_run(rs.ht);
 		rte_rhashtable_stats_get(rs.ht, &s);
 		if (s.reclaim_pending == 0)
 			break;
+		rte_delay_us_sleep(1000);
 	}
 	stress_print_stats("end", &s);
 	TEST_ASSERT_EQUAL(s.reclaim_pending, 0, "defer queue not empty: %u", s.reclaim_pending);
