@@ -174,6 +174,32 @@ bench_objs_alloc(uint32_t n, size_t obj_size)
 				  RTE_CACHE_LINE_SIZE, rte_socket_id());
 }
 
+void
+bench_objs_release(void *objs, uint32_t *objs_n)
+{
+	rte_free(objs);
+	*objs_n = 0;
+}
+
+void *
+bench_objs_keyed(void *objs, uint32_t *objs_n, uint32_t n, size_t obj_size,
+		 size_t key_offset)
+{
+	uint32_t i;
+
+	if (objs != NULL && *objs_n == n)
+		return objs;
+	bench_objs_release(objs, objs_n);
+	objs = bench_objs_alloc(n, obj_size);
+	if (objs == NULL)
+		return NULL;
+	for (i = 0; i < n; i++)
+		bench_key_make((struct bench_key *)((char *)objs + i * obj_size + key_offset),
+			       i, 0);
+	*objs_n = n;
+	return objs;
+}
+
 uint64_t
 bench_rss_bytes(void)
 {

@@ -100,6 +100,18 @@ void bench_unique_name(char *buf, size_t len, const char *prefix);
 /** Allocate a zeroed object array from the DPDK heap; NULL on failure. */
 void *bench_objs_alloc(uint32_t n, size_t obj_size);
 
+/**
+ * A peer's object array: n objects of obj_size bytes whose struct bench_key
+ * at key_offset holds key i. Returns objs as it is when it already has n
+ * objects (*objs_n), else frees it and returns a new array (NULL, *objs_n 0,
+ * when memory is short).
+ */
+void *bench_objs_keyed(void *objs, uint32_t *objs_n, uint32_t n, size_t obj_size,
+		       size_t key_offset);
+
+/** Free an array of bench_objs_keyed() (NULL is fine) and zero its count. */
+void bench_objs_release(void *objs, uint32_t *objs_n);
+
 /** Resident set size of the process, in bytes. */
 uint64_t bench_rss_bytes(void);
 

@@ -53,26 +53,15 @@ rht_fini(void)
 static void
 rht_objs_free(void)
 {
-	rte_free(objs);
+	bench_objs_release(objs, &objs_n);
 	objs = NULL;
-	objs_n = 0;
 }
 
 static int
 rht_objs_prepare(uint32_t n)
 {
-	uint32_t i;
-
-	if (objs != NULL && objs_n == n)
-		return 0;
-	rht_objs_free();
-	objs = bench_objs_alloc(n, sizeof(*objs));
-	if (objs == NULL)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		bench_key_make(&objs[i].key, i, 0);
-	objs_n = n;
-	return 0;
+	objs = bench_objs_keyed(objs, &objs_n, n, sizeof(*objs), offsetof(struct rht_flow, key));
+	return objs == NULL ? -ENOMEM : 0;
 }
 
 /* A table at the default size (64 buckets), readers on bench_qsbr. */
