@@ -63,13 +63,10 @@ move_last_object(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx,
 					       rht_bucket_len(*nbkt) + 1), __ATOMIC_RELEASE);
 	rte_spinlock_unlock(nlock);
 	/* release: a reader that no longer sees he in the old chain will see
-	 * old->future_tbl (attached before this move) after its walk. An
-	 * emptied bucket gets a plain marker (an empty summary).
+	 * old->future_tbl (attached before this move) after its walk. A plain
+	 * marker, also in an emptied bucket word (an empty summary).
 	 */
-	if (pprev == old_bkt)
-		__atomic_store_n(pprev, rht_nulls(idx), __ATOMIC_RELEASE);
-	else
-		rht_link_set(pprev, rht_nulls(idx));
+	__atomic_store_n(pprev, rht_nulls(idx), __ATOMIC_RELEASE);
 }
 
 static void

@@ -90,7 +90,7 @@ walker_refind(struct rte_rhashtable_iter *it)
 	for (p = rht_ptr(__atomic_load_n(rht_bucket(tbl, it->slot), __ATOMIC_ACQUIRE));
 	     !rht_is_nulls(p) && p != it->p; p = __atomic_load_n(&p->next, __ATOMIC_ACQUIRE))
 		;
-	if (p == NULL || rht_is_nulls(p)) {
+	if (rht_is_nulls(p)) {
 		it->p = NULL;
 		it->list = NULL;
 		return;
