@@ -14,6 +14,8 @@
  * time; object i holds key i of the common key set.
  */
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -111,6 +113,16 @@ void *bench_objs_keyed(void *objs, uint32_t *objs_n, uint32_t n, size_t obj_size
 
 /** Free an array of bench_objs_keyed() (NULL is fine) and zero its count. */
 void bench_objs_release(void *objs, uint32_t *objs_n);
+
+struct rte_rhashtable;
+
+/**
+ * An rte_rhashtable of 16-byte bench keys at the default size (64 buckets),
+ * named "<prefix><n>", with bench_qsbr attached in defer-queue mode; NULL on
+ * failure.
+ */
+struct rte_rhashtable *bench_rht_new(const char *prefix, size_t key_offset,
+				     size_t head_offset, bool shrink);
 
 /** Resident set size of the process, in bytes. */
 uint64_t bench_rss_bytes(void);

@@ -12,6 +12,7 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -132,33 +133,6 @@ writer_register(struct resize_ctx *c)
 	return rte_service_component_runstate_set(c->writer_svc, 1);
 }
 
-static struct rte_rhashtable *
-table_new(void)
-{
-	struct rte_rhashtable_params p = {
-		.socket_id = (int)rte_socket_id(),
-		.key_len = sizeof(struct bench_key),
-		.key_offset = offsetof(struct resize_flow, key),
-		.head_offset = offsetof(struct resize_flow, head),
-		.automatic_shrinking = true,
-	};
-	struct rte_rhashtable_rcu_config rcu = {
-		.v = bench_qsbr,
-		.mode = RTE_RHASHTABLE_QSBR_MODE_DQ,
-	};
-	char name[RTE_RHASHTABLE_NAMESIZE];
-	struct rte_rhashtable *ht;
-
-	bench_unique_name(name, sizeof(name), "bench_rsz");
-	p.name = name;
-	ht = rte_rhashtable_create(&p);
-	if (ht != NULL && rte_rhashtable_rcu_qsbr_add(ht, &rcu) != 0) {
-		rte_rhashtable_free(ht);
-		ht = NULL;
-	}
-	return ht;
-}
-
 static int
 stats(struct resize_ctx *c, struct rte_rhashtable_stats *s)
 {
@@ -180,7 +154,8 @@ ctx_build(struct resize_ctx *c)
 	total = c->s_keys + c->e_keys;
 	c->objs = bench_objs_alloc(total, sizeof(*c->objs));
 	c->stream = malloc(sizeof(*c->stream) * STREAM_KEYS);
-	c->ht = table_new();
+	c->ht = bench_rht_new("bench_rsz", offsetof(struct resize_flow, key),
+			      offsetof(struct resize_flow, head), true);
 	if (c->objs == NULL || c->stream == NULL || c->ht == NULL)
 		return -ENOMEM;
 	for (i = 0; i < total; i++)

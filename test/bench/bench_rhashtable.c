@@ -64,15 +64,14 @@ rht_objs_prepare(uint32_t n)
 	return objs == NULL ? -ENOMEM : 0;
 }
 
-/* A table at the default size (64 buckets), readers on bench_qsbr. */
-static struct rte_rhashtable *
-rht_new(bool shrink)
+struct rte_rhashtable *
+bench_rht_new(const char *prefix, size_t key_offset, size_t head_offset, bool shrink)
 {
 	struct rte_rhashtable_params p = {
 		.socket_id = (int)rte_socket_id(),
 		.key_len = sizeof(struct bench_key),
-		.key_offset = offsetof(struct rht_flow, key),
-		.head_offset = offsetof(struct rht_flow, head),
+		.key_offset = key_offset,
+		.head_offset = head_offset,
 		.automatic_shrinking = shrink,
 	};
 	struct rte_rhashtable_rcu_config rcu = {
@@ -82,7 +81,7 @@ rht_new(bool shrink)
 	char name[RTE_RHASHTABLE_NAMESIZE];
 	struct rte_rhashtable *ht;
 
-	bench_unique_name(name, sizeof(name), "bench_rht");
+	bench_unique_name(name, sizeof(name), prefix);
 	p.name = name;
 	ht = rte_rhashtable_create(&p);
 	if (ht == NULL)
@@ -192,7 +191,8 @@ rht_create(uint32_t n, enum bench_sizing z)
 {
 	int rc = 0;
 
-	tbl = rht_new(false);
+	tbl = bench_rht_new("bench_rht", offsetof(struct rht_flow, key),
+			    offsetof(struct rht_flow, head), false);
 	if (tbl == NULL)
 		return -rte_errno;
 	sizing = z;
