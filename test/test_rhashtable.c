@@ -384,6 +384,72 @@ test_lookup_bulk(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Bulk lookups of keys deep in a chain: each chain step of the burst is one
+ * round of the pipeline, so keys at every position of a long chain, and
+ * absent keys of the same bucket that walk it to its end, must come out
+ * right. No rehash runs: the 64-bucket table keeps its chains.
+ */
+#define CHAIN_LEN 10
+#define CHAIN_POOL 4096
+
+static int
+lookup_bulk_chains(struct test_obj *pool)
+{
+	struct test_obj *want[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	const void *keys[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	struct rte_rhashtable_table_info info;
+	uint32_t i, idx, n = 0, target;
+
+	TEST_ASSERT_SUCCESS(rte_rhashtable_table_info_get(ht, 0, &info), "table info");
+	TEST_ASSERT_EQUAL(info.buckets, 64u, "a 64-bucket table");
+	target = rte_rhashtable_default_hash(&pool[0].key, sizeof(pool[0].key), info.seed) &
+		 (info.buckets - 1);
+	/* CHAIN_LEN objects of bucket target in, as many of its keys out */
+	for (i = 0; i < CHAIN_POOL / 2 && n < 2 * CHAIN_LEN; i++) {
+		idx = rte_rhashtable_default_hash(&pool[i].key, sizeof(pool[i].key), info.seed) &
+		      (info.buckets - 1);
+		if (idx != target)
+			continue;
+		keys[n] = &pool[i].key;
+		want[n] = n < CHAIN_LEN ? &pool[i] : NULL;
+		if (want[n] != NULL)
+			TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &pool[i].node), "insert");
+		n++;
+	}
+	TEST_ASSERT_EQUAL(n, 2u * CHAIN_LEN, "%u keys of bucket %u", n, target);
+	/* then keys of any bucket, every other one in */
+	for (i = CHAIN_POOL - 1; n < RTE_RHASHTABLE_LOOKUP_BULK_MAX; i--, n++) {
+		keys[n] = &pool[i].key;
+		want[n] = (i % 2 == 0) ? &pool[i] : NULL;
+		if (want[n] != NULL)
+			TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &pool[i].node), "insert");
+	}
+	TEST_ASSERT_SUCCESS(rte_rhashtable_table_info_get(ht, 0, &info), "table info");
+	TEST_ASSERT_EQUAL(info.buckets, 64u, "still 64 buckets");
+	TEST_ASSERT_SUCCESS(check_bulk(keys, RTE_RHASHTABLE_LOOKUP_BULK_MAX, want),
+			    "64 keys, a %u-object chain", CHAIN_LEN);
+	TEST_ASSERT_SUCCESS(check_bulk(keys, 2 * CHAIN_LEN, want), "the chain's bucket only");
+	TEST_ASSERT_SUCCESS(check_bulk(keys + CHAIN_LEN - 1, 2, want + CHAIN_LEN - 1),
+			    "the chain's last object and an absent key");
+	return TEST_SUCCESS;
+}
+
+static int
+test_lookup_bulk_chains(void)
+{
+	struct test_obj *pool = test_objs_alloc(CHAIN_POOL, 1);
+	int rc;
+
+	TEST_ASSERT_NOT_NULL(pool, "objects");
+	rc = lookup_bulk_chains(pool);
+	/* the table links pool's objects: free it first */
+	rte_rhashtable_free(ht);
+	ht = NULL;
+	rte_free(pool);
+	return rc;
+}
+
 /* Case-insensitive 8-byte names: only found if the custom functions are used. */
 struct ci_obj {
 	char pad[5];
@@ -730,6 +796,7 @@ static struct unit_test_suite rhashtable_suite = {
 		TEST_CASE_ST(basic_setup, basic_teardown, test_remove),
 		TEST_CASE_ST(basic_setup, basic_teardown, test_replace),
 		TEST_CASE_ST(basic_setup, basic_teardown, test_lookup_bulk),
+		TEST_CASE_ST(basic_setup, basic_teardown, test_lookup_bulk_chains),
 		TEST_CASE(test_custom_functions),
 		TEST_CASE(test_variable_keys),
 		TEST_CASE(test_offsets),

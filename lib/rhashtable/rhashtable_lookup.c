@@ -147,21 +147,63 @@ lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, boo
 }
 
 /*
+ * First object of bucket bkt that may hold the key, prefetched; NULL when
+ * the bucket's summary rules the key out or the chain is empty.
+ */
+static __rte_always_inline struct rte_rhash_head *
+chain_start(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt, uint64_t hash)
+{
+	/* acquire: as in chain_find() */
+	struct rte_rhash_head *word = __atomic_load_n(bkt, __ATOMIC_ACQUIRE);
+	struct rte_rhash_head *he = rht_ptr(word);
+
+	if (!rht_bloom_may_hold(word, hash) || rht_is_nulls(he))
+		return NULL;
+	rte_prefetch0(rht_obj(ht, he));
+	return he;
+}
+
+/*
+ * The object after he in its chain, prefetched; NULL at the end of the
+ * chain. A nulls marker that is not this bucket's means a concurrent move
+ * carried the walk into another chain: start the bucket again, as
+ * chain_find() does.
+ */
+static __rte_always_inline struct rte_rhash_head *
+chain_next(const struct rte_rhashtable *ht, const struct rht_table *tbl,
+	   struct rte_rhash_head **bkt, uint64_t hash, const struct rte_rhash_head *he)
+{
+	/* acquire: as in chain_find() */
+	struct rte_rhash_head *next = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE);
+
+	if (likely(!rht_is_nulls(next))) {
+		rte_prefetch0(rht_obj(ht, next));
+		return next;
+	}
+	if (likely(next == rht_nulls(rht_hash_idx(tbl, hash))))
+		return NULL;
+	return chain_start(ht, bkt, hash);
+}
+
+/*
  * One pass of a bulk lookup over the keys of the todo mask in one bucket
  * table, as a software pipeline: hash every key and prefetch its bucket;
  * load every bucket word and prefetch the first object where the bucket's
- * summary does not rule the key out; then compare. The memory accesses of
- * the whole burst overlap instead of running one after the other. Returns
- * the mask of keys found, with their objects in objs.
+ * summary does not rule the key out; then compare, in rounds: a key whose
+ * object differs steps to the next object of its chain, prefetched, and is
+ * compared in the next round. So the memory accesses of the whole burst
+ * overlap, the second objects of chains included, instead of running one
+ * after the other. Returns the mask of keys found, with their objects in
+ * objs.
  */
 static __rte_always_inline uint64_t
 bulk_pass_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void **keys,
 	    uint64_t todo, void *objs[], uint32_t key_len, bool fast)
 {
 	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	struct rte_rhash_head *words[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	struct rte_rhash_head *cur[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	uint64_t m, found = 0;
+	uint64_t m, walking = 0, found = 0, next;
 	uint32_t i;
 
 	for (m = todo; m != 0; m &= m - 1) {
@@ -172,21 +214,23 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const 
 	}
 	for (m = todo; m != 0; m &= m - 1) {
 		i = __builtin_ctzll(m);
-		/* acquire: as in chain_find() */
-		words[i] = __atomic_load_n(bkts[i], __ATOMIC_ACQUIRE);
-		if (rht_bloom_may_hold(words[i], hashes[i]))
-			rte_prefetch0(rht_obj(ht, rht_ptr(words[i])));
+		cur[i] = chain_start(ht, bkts[i], hashes[i]);
+		if (cur[i] != NULL)
+			walking |= UINT64_C(1) << i;
 	}
-	for (m = todo; m != 0; m &= m - 1) {
-		struct rte_rhash_head *he;
-
-		i = __builtin_ctzll(m);
-		he = chain_find(ht, keys[i], hashes[i], bkts[i], words[i],
-				rht_hash_idx(tbl, hashes[i]), key_len, fast);
-		if (he != NULL) {
-			objs[i] = rht_obj(ht, he);
-			found |= UINT64_C(1) << i;
+	while (walking != 0) {
+		for (next = 0, m = walking; m != 0; m &= m - 1) {
+			i = __builtin_ctzll(m);
+			if (match_k(ht, keys[i], cur[i], key_len, fast)) {
+				objs[i] = rht_obj(ht, cur[i]);
+				found |= UINT64_C(1) << i;
+				continue;
+			}
+			cur[i] = chain_next(ht, tbl, bkts[i], hashes[i], cur[i]);
+			if (cur[i] != NULL)
+				next |= UINT64_C(1) << i;
 		}
+		walking = next;
 	}
 	return found;
 }

@@ -121,6 +121,33 @@ bench_limit_batch_run(uint64_t batches)
 }
 
 uint64_t
+bench_limit_dep2_run(uint64_t batches)
+{
+	const struct probe_line *l[BENCH_BURST];
+	uint64_t s = batch_state, acc = 0, b;
+	unsigned int j;
+
+	for (b = 0; b < batches; b++) {
+		for (j = 0; j < BENCH_BURST; j++) {
+			l[j] = &lines[line_index(bench_rand64(&s))];
+			rte_prefetch0(l[j]);
+		}
+		/* the second line's address comes from the first line, as an
+		 * object's address comes from its bucket
+		 */
+		for (j = 0; j < BENCH_BURST; j++) {
+			l[j] = &lines[l[j]->next];
+			rte_prefetch0(l[j]);
+		}
+		for (j = 0; j < BENCH_BURST; j++)
+			acc += l[j]->next;
+		s ^= acc & 1;
+	}
+	batch_state = s;
+	return batches * BENCH_BURST;
+}
+
+uint64_t
 bench_limit_chase_run(uint64_t steps)
 {
 	uint64_t pos = chase_pos, i;

@@ -265,8 +265,9 @@ BM_limit(benchmark::State &st, int batch, uint32_t n)
 	}
 	double t0 = bench_now();
 	for (auto _ : st)
-		ops += batch ? bench_limit_batch_run(kBurstsPerIter) :
-			       bench_limit_chase_run(kBurstsPerIter * BENCH_BURST);
+		ops += batch == 2 ? bench_limit_dep2_run(kBurstsPerIter) :
+		       batch == 1 ? bench_limit_batch_run(kBurstsPerIter) :
+				    bench_limit_chase_run(kBurstsPerIter * BENCH_BURST);
 	set_rate(st, static_cast<double>(ops), bench_now() - t0, n);
 	st.counters["buffer_MiB"] = bytes / 1048576.0;
 }
@@ -397,6 +398,10 @@ register_all()
 		}
 		benchmark::RegisterBenchmark(case_name({"limit", "batch32"}, n).c_str(),
 					     BM_limit, 1, n)
+			->UseRealTime()->MinTime(min_time())->Repetitions(repetitions())
+			->Unit(benchmark::kMillisecond);
+		benchmark::RegisterBenchmark(case_name({"limit", "dep2"}, n).c_str(),
+					     BM_limit, 2, n)
 			->UseRealTime()->MinTime(min_time())->Repetitions(repetitions())
 			->Unit(benchmark::kMillisecond);
 		benchmark::RegisterBenchmark(case_name({"limit", "chase"}, n).c_str(),

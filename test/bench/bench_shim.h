@@ -186,6 +186,14 @@ int bench_limit_setup(uint32_t n, uint64_t *bytes);
  */
 uint64_t bench_limit_batch_run(uint64_t batches);
 
+/**
+ * Two dependent random cache-line reads per item, BENCH_BURST items per
+ * batch, as a bulk lookup reads a bucket then the object it points to: the
+ * first lines of the batch are prefetched, read, then the second lines they
+ * point to are prefetched and read. Returns the items (line pairs) read.
+ */
+uint64_t bench_limit_dep2_run(uint64_t batches);
+
 /** One dependent random cache-line read at a time; returns the lines read. */
 uint64_t bench_limit_chase_run(uint64_t steps);
 
