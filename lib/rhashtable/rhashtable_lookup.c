@@ -267,27 +267,76 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 	return __builtin_popcountll(hits);
 }
 
-/* Does the table use the default hash and compare on a specialised length? */
-static inline uint32_t
-fast_key_len(const struct rte_rhashtable *ht)
+/* Any table, any key: the whole algorithm, restarts and rehashes included. */
+static __rte_noinline struct rte_rhash_head *
+lookup_any(const struct rte_rhashtable *ht, const void *key)
 {
-	if (ht->hashfn != NULL || ht->obj_cmpfn != NULL || !rht_key_len_fast(ht->key_len))
-		return 0;
-	return ht->key_len;
+	return lookup_k(ht, key, 0, false);
 }
 
-struct rte_rhash_head *
-rht_lookup_head(const struct rte_rhashtable *ht, const void *key)
+/*
+ * The common case of a specialised lookup: one bucket table, no restart.
+ * A walk that a concurrent move carried into another chain, or a rehash
+ * under way, hands over to lookup_any(), which starts again and handles
+ * both. Keeping that slow path out of line leaves the fast one with few
+ * registers to save.
+ */
+static __rte_always_inline struct rte_rhash_head *
+lookup_fast_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len)
 {
-	switch (fast_key_len(ht)) {
-	case 4: return lookup_k(ht, key, 4, true);
-	case 8: return lookup_k(ht, key, 8, true);
-	case 13: return lookup_k(ht, key, 13, true);
-	case 16: return lookup_k(ht, key, 16, true);
-	case 32: return lookup_k(ht, key, 32, true);
-	case 40: return lookup_k(ht, key, 40, true);
-	case 64: return lookup_k(ht, key, 64, true);
-	default: return lookup_k(ht, key, 0, false);
+	/* acquire: pairs with the release that publishes a new first table */
+	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	uint64_t hash = hash_k(ht, tbl, key, key_len, true);
+	uint32_t idx = rht_hash_idx(tbl, hash);
+	/* acquire: as in chain_find() */
+	struct rte_rhash_head *word = __atomic_load_n(rht_bucket(tbl, idx), __ATOMIC_ACQUIRE);
+	struct rte_rhash_head *he;
+
+	if (rht_bloom_may_hold(word, hash)) {
+		for (he = rht_ptr(word); !rht_is_nulls(he);
+		     he = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE))
+			if (match_k(ht, key, he, key_len, true))
+				return he;
+		if (unlikely(he != rht_nulls(idx)))
+			return lookup_any(ht, key);
+	}
+	/* relaxed suffices for the NULL test: lookup_any() reloads with acquire */
+	if (likely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) == NULL))
+		return NULL;
+	return lookup_any(ht, key);
+}
+
+/*
+ * One small function per specialised key length, so that a lookup runs the
+ * few instructions of its own length and the dispatch below is a jump.
+ */
+#define RHT_LOOKUP_FAST(len) \
+static __rte_noinline struct rte_rhash_head * \
+lookup_ ## len(const struct rte_rhashtable *ht, const void *key) \
+{ \
+	return lookup_fast_k(ht, key, len); \
+}
+
+RHT_LOOKUP_FAST(4)
+RHT_LOOKUP_FAST(8)
+RHT_LOOKUP_FAST(13)
+RHT_LOOKUP_FAST(16)
+RHT_LOOKUP_FAST(32)
+RHT_LOOKUP_FAST(40)
+RHT_LOOKUP_FAST(64)
+
+static __rte_always_inline struct rte_rhash_head *
+lookup_head(const struct rte_rhashtable *ht, const void *key)
+{
+	switch (ht->fast_key_len) {
+	case 4: return lookup_4(ht, key);
+	case 8: return lookup_8(ht, key);
+	case 13: return lookup_13(ht, key);
+	case 16: return lookup_16(ht, key);
+	case 32: return lookup_32(ht, key);
+	case 40: return lookup_40(ht, key);
+	case 64: return lookup_64(ht, key);
+	default: return lookup_any(ht, key);
 	}
 }
 
@@ -300,7 +349,7 @@ rte_rhashtable_lookup(const struct rte_rhashtable *ht, const void *key)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	he = rht_lookup_head(ht, key);
+	he = lookup_head(ht, key);
 	return he == NULL ? NULL : rht_obj(ht, he);
 }
 
@@ -311,7 +360,7 @@ rte_rhltable_lookup(const struct rte_rhltable *hlt, const void *key)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	return (struct rte_rhlist_head *)rht_lookup_head(&hlt->ht, key);
+	return (struct rte_rhlist_head *)lookup_head(&hlt->ht, key);
 }
 
 int
@@ -324,7 +373,7 @@ rte_rhashtable_lookup_bulk(const struct rte_rhashtable *ht, const void **keys,
 			RTE_RHASHTABLE_LOOKUP_BULK_MAX);
 		return -EINVAL;
 	}
-	switch (fast_key_len(ht)) {
+	switch (ht->fast_key_len) {
 	case 4: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 4, true);
 	case 8: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 8, true);
 	case 13: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 13, true);

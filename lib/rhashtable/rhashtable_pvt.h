@@ -110,14 +110,23 @@ struct rht_writer {
 } __rte_cache_aligned;
 
 struct rte_rhashtable {
-	char name[RTE_RHASHTABLE_NAMESIZE];
-	bool rhlist;               /* an rhltable: chain entries head lists */
+	/* Read by every lookup, written only at create: kept on cache lines of
+	 * their own, away from the counters writers update, so that lookups
+	 * on other lcores do not miss on them after each insert.
+	 */
+	struct rht_table *tbl;     /* first bucket table (release/acquire) */
 	uint32_t key_len;
 	uint32_t key_offset;
 	uint32_t head_offset;
+	/* key_len when lookups can use a version specialised for it (the
+	 * default hash and compare, a length of rht_key_len_fast()); else 0
+	 */
+	uint32_t fast_key_len;
+	bool rhlist;               /* an rhltable: chain entries head lists */
 	rte_rhashtable_hashfn_t hashfn;         /* NULL: the inline default */
 	rte_rhashtable_obj_hashfn_t obj_hashfn; /* may be NULL */
 	rte_rhashtable_obj_cmpfn_t obj_cmpfn;   /* may be NULL */
+	char name[RTE_RHASHTABLE_NAMESIZE];
 	uint32_t max_size;         /* largest bucket table; 0: none */
 	uint32_t min_size;         /* smallest for automatic shrinking */
 	uint32_t max_elems;
@@ -125,10 +134,8 @@ struct rte_rhashtable {
 	uint32_t locks_per_table;  /* locks_mul * min(lcores, 64), power of two */
 	int socket_id;
 
-	/* first bucket table: the one lookups try first (release/acquire) */
-	struct rht_table *tbl;
-
-	uint32_t nelems;           /* chain entries (drives resizing) */
+	/* Written by writers and the worker. */
+	uint32_t nelems __rte_cache_aligned; /* chain entries (drives resizing) */
 	uint32_t nobjs;            /* rhltable: every object of every list */
 	uint32_t ntables;          /* tables in the chain */
 	uint32_t last_size;        /* buckets of the newest table */
@@ -477,9 +484,6 @@ rht_writer_exit(struct rte_rhashtable *ht, uint32_t *seq)
 
 /* rhashtable_rehash.c: wait until no writer can still use a replaced table */
 void rht_writers_drain(struct rte_rhashtable *ht);
-
-/* rhashtable_lookup.c */
-struct rte_rhash_head *rht_lookup_head(const struct rte_rhashtable *ht, const void *key);
 
 /* rhashtable_update.c */
 void rht_bucket_reseal(const struct rte_rhashtable *ht, const struct rht_table *tbl,

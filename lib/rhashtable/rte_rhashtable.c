@@ -108,6 +108,8 @@ params_apply(struct rte_rhashtable *ht, const struct rte_rhashtable_params *p)
 	ht->hashfn = p->hashfn == rte_rhashtable_default_hash ? NULL : p->hashfn;
 	ht->obj_hashfn = p->obj_hashfn;
 	ht->obj_cmpfn = p->obj_cmpfn;
+	if (ht->hashfn == NULL && ht->obj_cmpfn == NULL && rht_key_len_fast(ht->key_len))
+		ht->fast_key_len = ht->key_len;
 	ht->max_size = round_down_pow2(p->max_size);
 	ht->min_size = RTE_MAX(round_down_pow2(p->min_size), (uint32_t)RTE_RHT_MIN_SIZE);
 	ht->max_elems = ht->max_size != 0 ? 2 * ht->max_size : RTE_RHASHTABLE_MAX_ELEMS;
