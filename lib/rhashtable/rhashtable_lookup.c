@@ -131,18 +131,40 @@ lookup_from(const struct rte_rhashtable *ht, const struct rht_table *tbl, const 
 	return he;
 }
 
+/*
+ * Has the worker already emptied the key's bucket of tbl? Then the key, if
+ * present, is in a later table, and reading the empty bucket is a wasted
+ * cache miss. Only meaningful while tbl has a successor.
+ */
+static __rte_always_inline bool
+bucket_emptied(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key,
+	       uint32_t key_len, bool fast)
+{
+	uint32_t idx = rht_hash_idx(tbl, hash_k(ht, tbl, key, key_len, fast));
+
+	/* acquire: pairs with the worker's release once buckets are empty */
+	return idx < __atomic_load_n(&tbl->emptied, __ATOMIC_ACQUIRE);
+}
+
 static __rte_always_inline struct rte_rhash_head *
 lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
 	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
-	struct rte_rhash_head *he = table_find(ht, tbl, key, key_len, fast);
+	struct rte_rhash_head *he;
 
-	if (he != NULL)
-		return he;
-	/* relaxed suffices for the NULL test: lookup_from() reloads with acquire */
-	if (likely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) == NULL))
-		return NULL;
+	/* acquire: pairs with the release in rht_table_attach() */
+	if (__atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE) == NULL ||
+	    !bucket_emptied(ht, tbl, key, key_len, fast)) {
+		he = table_find(ht, tbl, key, key_len, fast);
+		if (he != NULL)
+			return he;
+		/* relaxed suffices for the NULL test: lookup_from() reloads
+		 * with acquire
+		 */
+		if (likely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) == NULL))
+			return NULL;
+	}
 	return lookup_from(ht, tbl, key, key_len, fast);
 }
 
@@ -195,21 +217,48 @@ chain_next(const struct rte_rhashtable *ht, const struct rht_table *tbl,
  * overlap, the second objects of chains included, instead of running one
  * after the other. Returns the mask of keys found, with their objects in
  * objs.
+ *
+ * While tbl is being rehashed (resizing), a key whose bucket of tbl the
+ * worker has already emptied is looked for in the next table instead, in
+ * the same pipeline: late in a rehash most keys are there, and a second
+ * pass for them would double the memory round trips. Those keys are
+ * returned in in_next.
  */
 static __rte_always_inline uint64_t
 bulk_pass_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void **keys,
-	    uint64_t todo, void *objs[], uint32_t key_len, bool fast)
+	    uint64_t todo, void *objs[], uint64_t *in_next, uint32_t key_len, bool fast,
+	    bool resizing)
 {
+	const struct rht_table *tbls[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	struct rte_rhash_head *cur[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint64_t m, walking = 0, found = 0, next;
-	uint32_t i;
+	const struct rht_table *later = NULL, *t = tbl;
+	uint32_t i, emptied = 0;
 
+	if (resizing) {
+		/* acquire: pairs with the release in rht_table_attach() */
+		later = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+		/* acquire: pairs with the worker's release once a bucket is
+		 * empty: the objects it moved are linked in a later table
+		 */
+		if (later != NULL)
+			emptied = __atomic_load_n(&tbl->emptied, __ATOMIC_ACQUIRE);
+	}
 	for (m = todo; m != 0; m &= m - 1) {
 		i = __builtin_ctzll(m);
 		hashes[i] = hash_k(ht, tbl, keys[i], key_len, fast);
-		bkts[i] = rht_bucket(tbl, rht_hash_idx(tbl, hashes[i]));
+		if (resizing) {
+			t = tbl;
+			if (rht_hash_idx(tbl, hashes[i]) < emptied) {
+				t = later;
+				hashes[i] = hash_k(ht, t, keys[i], key_len, fast);
+				*in_next |= UINT64_C(1) << i;
+			}
+			tbls[i] = t;
+		}
+		bkts[i] = rht_bucket(t, rht_hash_idx(t, hashes[i]));
 		rte_prefetch0(bkts[i]);
 	}
 	for (m = todo; m != 0; m &= m - 1) {
@@ -226,7 +275,8 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const 
 				found |= UINT64_C(1) << i;
 				continue;
 			}
-			cur[i] = chain_next(ht, tbl, bkts[i], hashes[i], cur[i]);
+			cur[i] = chain_next(ht, resizing ? tbls[i] : tbl, bkts[i], hashes[i],
+					    cur[i]);
 			if (cur[i] != NULL)
 				next |= UINT64_C(1) << i;
 		}
@@ -238,7 +288,8 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const 
 /*
  * Bulk lookup: a pipelined pass over the first bucket table, then, while a
  * rehash is under way, another pass over the next table for the keys not
- * found yet, so that lookups keep their memory parallelism during a resize.
+ * found yet and not already looked for there, so that lookups keep their
+ * memory parallelism during a resize.
  */
 static __rte_always_inline int
 lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
@@ -247,10 +298,17 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 	/* acquire: pairs with the release that publishes a new first table */
 	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
 	uint64_t todo = n == 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
-	uint64_t hits = 0, m;
+	uint64_t hits = 0, probed = 0, in_next, m;
 
 	for (;;) {
-		hits |= bulk_pass_k(ht, tbl, keys, todo & ~hits, objs, key_len, fast);
+		in_next = 0;
+		/* relaxed: only picks the code; the pass reloads with acquire */
+		if (likely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) == NULL))
+			hits |= bulk_pass_k(ht, tbl, keys, todo & ~hits & ~probed, objs,
+					    &in_next, key_len, fast, false);
+		else
+			hits |= bulk_pass_k(ht, tbl, keys, todo & ~hits & ~probed, objs,
+					    &in_next, key_len, fast, true);
 		if (likely(hits == todo))
 			break;
 		/* after the walks of tbl: a key moved out of it is in a later
@@ -259,6 +317,7 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 		tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
 		if (likely(tbl == NULL))
 			break;
+		probed = in_next;
 	}
 	for (m = todo & ~hits; m != 0; m &= m - 1)
 		objs[__builtin_ctzll(m)] = NULL;
@@ -276,45 +335,57 @@ lookup_any(const struct rte_rhashtable *ht, const void *key)
 
 /*
  * The common case of a specialised lookup: one bucket table, no restart.
- * A walk that a concurrent move carried into another chain, or a rehash
- * under way, hands over to lookup_any(), which starts again and handles
- * both. Keeping that slow path out of line leaves the fast one with few
+ * A rehash under way, or a walk that a concurrent move carried into another
+ * chain, hands over to full(), the whole algorithm specialised for the same
+ * length. Keeping that path out of line leaves the fast one with few
  * registers to save.
  */
 static __rte_always_inline struct rte_rhash_head *
-lookup_fast_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len)
+lookup_fast_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len,
+	      struct rte_rhash_head *(*full)(const struct rte_rhashtable *, const void *))
 {
 	/* acquire: pairs with the release that publishes a new first table */
 	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
-	uint64_t hash = hash_k(ht, tbl, key, key_len, true);
-	uint32_t idx = rht_hash_idx(tbl, hash);
-	/* acquire: as in chain_find() */
-	struct rte_rhash_head *word = __atomic_load_n(rht_bucket(tbl, idx), __ATOMIC_ACQUIRE);
-	struct rte_rhash_head *he;
+	struct rte_rhash_head *word, *he;
+	uint64_t hash;
+	uint32_t idx;
 
+	/* relaxed: only picks the path; full() reloads with acquire */
+	if (unlikely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) != NULL))
+		return full(ht, key);
+	hash = hash_k(ht, tbl, key, key_len, true);
+	idx = rht_hash_idx(tbl, hash);
+	/* acquire: as in chain_find() */
+	word = __atomic_load_n(rht_bucket(tbl, idx), __ATOMIC_ACQUIRE);
 	if (rht_bloom_may_hold(word, hash)) {
 		for (he = rht_ptr(word); !rht_is_nulls(he);
 		     he = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE))
 			if (match_k(ht, key, he, key_len, true))
 				return he;
 		if (unlikely(he != rht_nulls(idx)))
-			return lookup_any(ht, key);
+			return full(ht, key);
 	}
-	/* relaxed suffices for the NULL test: lookup_any() reloads with acquire */
+	/* a rehash may have started during the walk */
 	if (likely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) == NULL))
 		return NULL;
-	return lookup_any(ht, key);
+	return full(ht, key);
 }
 
 /*
- * One small function per specialised key length, so that a lookup runs the
- * few instructions of its own length and the dispatch below is a jump.
+ * Two small functions per specialised key length: the common case, and the
+ * whole algorithm out of line, so that a lookup runs the few instructions
+ * of its own length and the dispatch below is a jump.
  */
 #define RHT_LOOKUP_FAST(len) \
 static __rte_noinline struct rte_rhash_head * \
+lookup_full_ ## len(const struct rte_rhashtable *ht, const void *key) \
+{ \
+	return lookup_k(ht, key, len, true); \
+} \
+static __rte_noinline struct rte_rhash_head * \
 lookup_ ## len(const struct rte_rhashtable *ht, const void *key) \
 { \
-	return lookup_fast_k(ht, key, len); \
+	return lookup_fast_k(ht, key, len, lookup_full_ ## len); \
 }
 
 RHT_LOOKUP_FAST(4)

@@ -31,6 +31,9 @@ extern int rhashtable_logtype;
 	rte_log(RTE_LOG_ ## level, rhashtable_logtype, "%s(): " fmt "\n", \
 		__func__, ##__VA_ARGS__)
 
+/* Buckets emptied by the worker between two updates of rht_table.emptied. */
+#define RHT_EMPTIED_STEP 256
+
 /* Buckets in one piece of a nested bucket table: one 4 KiB page of pointers. */
 #define RHT_PIECE_SHIFT 9
 #define RHT_PIECE_BUCKETS (1U << RHT_PIECE_SHIFT)
@@ -47,7 +50,6 @@ struct rht_table {
 	uint32_t mask;           /* size - 1 */
 	uint32_t seed;           /* random hash seed of this table */
 	uint32_t lock_mask;      /* locks - 1 */
-	uint32_t rehash;         /* buckets already emptied by the worker */
 	bool nested;             /* buckets live in pieces[] */
 	bool retired;            /* left the chain; under ht->walk_lock */
 	uint64_t bytes;          /* memory of this table, locks included */
@@ -57,7 +59,18 @@ struct rht_table {
 	struct rte_rhashtable_iter *walkers;
 	rte_spinlock_t *locks;
 	struct rte_rhash_head ***pieces; /* nested tables only */
-	struct rte_rhash_head *buckets[]; /* flat tables only */
+	/* The worker's progress: buckets below this one are empty, their
+	 * objects moved to a later table. Written for each bucket, read by the
+	 * worker only: on a line of its own, away from the fields above that
+	 * every lookup reads.
+	 */
+	uint32_t rehash __rte_cache_aligned;
+	/* What lookups may know of that progress: a lower bound, published
+	 * (release) every RHT_EMPTIED_STEP buckets, so that the line rarely
+	 * changes under the readers that check it.
+	 */
+	uint32_t emptied __rte_cache_aligned;
+	struct rte_rhash_head *buckets[] __rte_cache_aligned; /* flat tables only */
 };
 
 /* Statistics counters, updated with relaxed atomics by any writer. */

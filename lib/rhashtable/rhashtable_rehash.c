@@ -192,6 +192,11 @@ rehash_some(struct rte_rhashtable *ht, uint32_t budget)
 		prefetch_moves(ht, old, old->rehash);
 		empty_bucket(ht, old, old->rehash);
 		old->rehash++;
+		/* release: a lookup that reads the new value looks for the keys
+		 * of the buckets below it in the later tables only
+		 */
+		if (old->rehash % RHT_EMPTIED_STEP == 0 || old->rehash == old->size)
+			__atomic_store_n(&old->emptied, old->rehash, __ATOMIC_RELEASE);
 		done++;
 	}
 	if (old->rehash == old->size)

@@ -292,6 +292,9 @@ BM_resize(benchmark::State &st, int bulk)
 	st.counters["steady_Mops"] = r.steady_mops;
 	st.counters["min_window_Mops"] = r.min_mops;
 	st.counters["min_over_steady"] = r.steady_mops > 0 ? r.min_mops / r.steady_mops : 0;
+	st.counters["baseline_min_Mops"] = r.base_min_mops;
+	st.counters["baseline_min_over_steady"] =
+		r.steady_mops > 0 ? r.base_min_mops / r.steady_mops : 0;
 	st.counters["steady_oncpu_Mops"] = r.steady_oncpu_mops;
 	st.counters["min_oncpu_window_Mops"] = r.min_oncpu_mops;
 	st.counters["min_oncpu_over_steady"] =
@@ -471,7 +474,9 @@ add_context()
 		"state reported after every burst, a field of every flow found read");
 	benchmark::AddCustomContext("rht_note_limit",
 		"limit/batch32: random 64 B line reads, 32 prefetched then read per batch, "
-		"the next batch depending on the data; limit/chase: one dependent read at a "
+		"the next batch depending on the data; limit/dep2: the same with two dependent "
+		"reads per item (a first line, then the line it points to), as a bulk hit reads "
+		"a bucket then its object; limit/chase: one dependent read at a "
 		"time; buffer = rte_rhashtable working set at that size");
 }
 

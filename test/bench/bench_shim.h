@@ -64,6 +64,7 @@ struct bench_resize_result {
 	uint32_t windows;      /**< 10 ms windows sampled. */
 	double steady_mops;    /**< Median window before the resize started. */
 	double min_mops;       /**< Slowest window from resize start to end. */
+	double base_min_mops;  /**< Slowest window before it: the machine's own noise. */
 	double steady_oncpu_mops; /**< Median of the baseline windows where it ran >= 90%. */
 	double min_oncpu_mops; /**< Slowest resize window where the thread ran >= 90% of it. */
 	double steady_cpu_mops; /**< Median baseline rate per second of thread CPU time. */
