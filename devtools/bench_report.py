@@ -287,10 +287,12 @@ def section_resize(r):
         st, wo = c.get("steady_Mops") or None, c.get("baseline_min_Mops") or None
         rows.append([mode, "wall clock, before the resize (the machine's own dips)",
                      fmt_rate(st), fmt_rate(wo), "%.2f" % (wo / st) if st and wo else "–"])
-        facts.append("- %s: misses **%d** in %d lookups; grow %.0f ms, shrink %.0f ms; "
+        facts.append("- %s: misses **%d** in %d lookups (%d runs: medians of their "
+                     "figures, misses the most of one run); grow %.0f ms, shrink %.0f ms; "
                      "buckets %d -> %d -> %d; %d of %d windows with the thread "
                      "descheduled part of the time"
-                     % (mode, c["misses"], c["lookups"], c["grow_ms"], c["shrink_ms"],
+                     % (mode, c["misses"], c["lookups"], c["repetitions"], c["grow_ms"],
+                        c["shrink_ms"],
                         c["buckets_start"], c["buckets_peak"], c["buckets_end"],
                         c.get("preempted_windows", 0), c.get("windows", 0)))
     return md_table(header, rows) + "\n\n" + "\n".join(facts)

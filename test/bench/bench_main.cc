@@ -275,8 +275,11 @@ BM_limit(benchmark::State &st, int batch, uint32_t n)
 void
 BM_resize(benchmark::State &st, int bulk)
 {
+	static int traced[2];
 	bench_resize_result r{};
-	const char *trace = opt.trace_out.empty() ? nullptr : opt.trace_out.c_str();
+	/* the timeline plot shows the first run of each mode */
+	const char *trace = opt.trace_out.empty() || traced[bulk]++ ? nullptr :
+			    opt.trace_out.c_str();
 	int rc = 0;
 
 	for (auto _ : st) {
@@ -416,7 +419,8 @@ register_all()
 		benchmark::RegisterBenchmark(
 			case_name({"resize", "rhashtable", bulk ? "bulk32" : "single"}, Mi).c_str(),
 			BM_resize, bulk)
-			->Iterations(1)->Unit(benchmark::kMillisecond);
+			->Iterations(1)->Repetitions(repetitions())
+			->Unit(benchmark::kMillisecond);
 }
 
 /* Our own flags are removed from args; EAL args are what follows "--". */

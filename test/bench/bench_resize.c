@@ -24,6 +24,7 @@
 #include <rte_rcu_qsbr.h>
 #include <rte_service.h>
 #include <rte_service_component.h>
+#include <rte_pause.h>
 
 #include <rte_rhashtable.h>
 #include <rte_rhashtable_config.h>
@@ -66,7 +67,17 @@ struct resize_ctx {
 	uint32_t rht_svc;
 	uint32_t writer_svc;
 	int writer_registered;
+	/* 1 while the writer callback runs; it does nothing once stop is set.
+	 * A service lcore may enter the callback after the service is
+	 * unmapped (it read the map just before): ctx_free() sets stop, then
+	 * waits for busy to drop before freeing what the writer uses.
+	 */
+	uint32_t writer_busy;
+	uint32_t writer_stop;
 };
+
+/* Static, not on a stack: a late callback must still find it. */
+static struct resize_ctx resize_ctx;
 
 struct window {
 	double t_ms;
@@ -81,11 +92,29 @@ struct window {
 static struct window windows[MAX_WINDOWS];
 static volatile uint64_t resize_sink;
 
+static int32_t writer_step(struct resize_ctx *c);
+
 /* One call of the writer service: up to 256 inserts or removes of E. */
 static int32_t
 writer_service(void *arg)
 {
 	struct resize_ctx *c = arg;
+	int rc;
+
+	/* seq_cst: pairs with ctx_free(): either it sees busy, or we see stop */
+	__atomic_store_n(&c->writer_busy, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&c->writer_stop, __ATOMIC_SEQ_CST)) {
+		__atomic_store_n(&c->writer_busy, 0, __ATOMIC_RELEASE);
+		return -EAGAIN;
+	}
+	rc = writer_step(c);
+	__atomic_store_n(&c->writer_busy, 0, __ATOMIC_RELEASE);
+	return rc;
+}
+
+static int32_t
+writer_step(struct resize_ctx *c)
+{
 	uint32_t cmd = __atomic_load_n(&c->writer_cmd, __ATOMIC_ACQUIRE);
 	uint32_t end = c->s_keys + c->e_keys, i, k;
 	int rc;
@@ -107,12 +136,23 @@ writer_service(void *arg)
 	return 0;
 }
 
+/*
+ * Give the writer a new command. A callback may be running the previous one:
+ * park it first (W_IDLE, then wait until no callback is inside), or it
+ * could read the reset writer_next with the old command and insert objects
+ * that are already in the table (a run of this bench once did, and the
+ * object linked twice pointed to itself).
+ */
 static void
 writer_start(struct resize_ctx *c, enum writer_cmd cmd)
 {
+	/* seq_cst: a callback that enters after the wait sees W_IDLE */
+	__atomic_store_n(&c->writer_cmd, W_IDLE, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&c->writer_busy, __ATOMIC_SEQ_CST))
+		rte_pause();
 	c->writer_next = c->s_keys;
 	__atomic_store_n(&c->writer_done, 0, __ATOMIC_RELAXED);
-	/* pairs with the acquire load in writer_service() */
+	/* pairs with the acquire load in writer_step() */
 	__atomic_store_n(&c->writer_cmd, cmd, __ATOMIC_RELEASE);
 }
 
@@ -125,8 +165,10 @@ writer_register(struct resize_ctx *c)
 		.callback_userdata = c,
 		.socket_id = (int)rte_socket_id(),
 	};
-	int rc = rte_service_component_register(&spec, &c->writer_svc);
+	int rc;
 
+	__atomic_store_n(&c->writer_stop, 0, __ATOMIC_RELEASE);
+	rc = rte_service_component_register(&spec, &c->writer_svc);
 	if (rc != 0)
 		return rc;
 	c->writer_registered = 1;
@@ -181,6 +223,10 @@ static void
 ctx_free(struct resize_ctx *c)
 {
 	if (c->writer_registered) {
+		/* seq_cst: pairs with writer_service() */
+		__atomic_store_n(&c->writer_stop, 1, __ATOMIC_SEQ_CST);
+		while (__atomic_load_n(&c->writer_busy, __ATOMIC_SEQ_CST))
+			rte_pause();
 		bench_service_stop(c->writer_svc);
 		rte_service_component_runstate_set(c->writer_svc, 0);
 		rte_service_component_unregister(c->writer_svc);
@@ -406,7 +452,7 @@ sample(struct resize_ctx *c, int bulk, struct bench_resize_result *r)
 int
 bench_resize_run(int bulk, const char *trace_path, struct bench_resize_result *r)
 {
-	struct resize_ctx c = { 0 };
+	struct resize_ctx *c = &resize_ctx;
 	struct rte_rhashtable_stats s;
 	int rc;
 
@@ -414,25 +460,27 @@ bench_resize_run(int bulk, const char *trace_path, struct bench_resize_result *r
 	if (bench_service_lcore() >= RTE_MAX_LCORE)
 		return -ENOTSUP;
 	bench_release();
-	rc = ctx_build(&c);
+	/* a callback of the last run may still read it: stop stays set */
+	*c = (struct resize_ctx){ .writer_stop = 1 };
+	rc = ctx_build(c);
 	if (rc == 0)
-		rc = rte_rhashtable_service_id_get(c.ht, &c.rht_svc);
+		rc = rte_rhashtable_service_id_get(c->ht, &c->rht_svc);
 	if (rc == 0)
-		rc = writer_register(&c);
+		rc = writer_register(c);
 	if (rc == 0)
-		rc = bench_service_start(c.rht_svc);
+		rc = bench_service_start(c->rht_svc);
 	if (rc == 0)
-		rc = bench_service_start(c.writer_svc);
+		rc = bench_service_start(c->writer_svc);
 	if (rc == 0) {
 		bench_reader_online();
-		stats(&c, &s);
+		stats(c, &s);
 		r->buckets_start = s.buckets;
 		r->buckets_peak = s.buckets;
-		sample(&c, bulk, r);
+		sample(c, bulk, r);
 		bench_reader_offline();
 		summarise(r);
 		write_trace(trace_path, bulk, r);
 	}
-	ctx_free(&c);
+	ctx_free(c);
 	return rc;
 }
