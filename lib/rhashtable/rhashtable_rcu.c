@@ -158,7 +158,10 @@ rht_retire_obj(struct rte_rhashtable *ht, void *obj)
 void
 rht_rcu_reclaim(struct rte_rhashtable *ht)
 {
-	if (ht->rcu.dq == NULL)
+	/* nothing retired: skip the call, which also logs a line at INFO
+	 * level each time (DPDK 22.11), and the service calls us in a loop
+	 */
+	if (ht->rcu.dq == NULL || __atomic_load_n(&ht->rcu.pending, __ATOMIC_RELAXED) == 0)
 		return;
 	rte_rcu_qsbr_dq_reclaim(ht->rcu.dq, RHT_DQ_DEFAULT_SIZE, NULL, NULL, NULL);
 	overflow_reclaim(ht);
