@@ -5,9 +5,11 @@
 /*
  * What memory allows: random cache-line reads over a buffer as large as
  * rte_rhashtable's working set, (a) in batches of BENCH_BURST lines all
- * prefetched before any is read, like a bulk lookup, and (b) one dependent
- * read at a time (pointer chasing over a single random cycle), like a chain
- * of misses no prefetch can hide. Every table rate can then be shown as a
+ * prefetched before any is read, like a bulk lookup that reads one line a
+ * key (a miss), (b) the same with two dependent reads a key, a first line
+ * then the line it points to, like a bulk hit (bucket, then object), and
+ * (c) one dependent read at a time (pointer chasing over a single random
+ * cycle), like a chain of misses no prefetch can hide. Every table rate can then be shown as a
  * fraction of these.
  */
 
@@ -97,24 +99,42 @@ bench_limit_setup(uint32_t n, uint64_t *bytes)
 	return 0;
 }
 
+/* Pick a batch of random lines and prefetch them all. */
+static inline void
+batch_pick(uint64_t *s, const struct probe_line *l[BENCH_BURST])
+{
+	unsigned int j;
+
+	for (j = 0; j < BENCH_BURST; j++) {
+		l[j] = &lines[line_index(bench_rand64(s))];
+		rte_prefetch0(l[j]);
+	}
+}
+
+/* Read every line of a batch; the sum feeds the next batch's addresses. */
+static inline uint64_t
+batch_read(const struct probe_line *const l[BENCH_BURST])
+{
+	uint64_t acc = 0;
+	unsigned int j;
+
+	for (j = 0; j < BENCH_BURST; j++)
+		acc += l[j]->next;
+	return acc;
+}
+
 uint64_t
 bench_limit_batch_run(uint64_t batches)
 {
 	const struct probe_line *l[BENCH_BURST];
-	uint64_t s = batch_state, acc = 0, b;
-	unsigned int j;
+	uint64_t s = batch_state, b;
 
 	for (b = 0; b < batches; b++) {
-		for (j = 0; j < BENCH_BURST; j++) {
-			l[j] = &lines[line_index(bench_rand64(&s))];
-			rte_prefetch0(l[j]);
-		}
-		for (j = 0; j < BENCH_BURST; j++)
-			acc += l[j]->next;
+		batch_pick(&s, l);
 		/* the next batch depends on this one's data, as the next burst
 		 * of lookups depends on the previous one finishing
 		 */
-		s ^= acc & 1;
+		s ^= batch_read(l) & 1;
 	}
 	batch_state = s;
 	return batches * BENCH_BURST;
@@ -124,14 +144,11 @@ uint64_t
 bench_limit_dep2_run(uint64_t batches)
 {
 	const struct probe_line *l[BENCH_BURST];
-	uint64_t s = batch_state, acc = 0, b;
+	uint64_t s = batch_state, b;
 	unsigned int j;
 
 	for (b = 0; b < batches; b++) {
-		for (j = 0; j < BENCH_BURST; j++) {
-			l[j] = &lines[line_index(bench_rand64(&s))];
-			rte_prefetch0(l[j]);
-		}
+		batch_pick(&s, l);
 		/* the second line's address comes from the first line, as an
 		 * object's address comes from its bucket
 		 */
@@ -139,9 +156,7 @@ bench_limit_dep2_run(uint64_t batches)
 			l[j] = &lines[l[j]->next];
 			rte_prefetch0(l[j]);
 		}
-		for (j = 0; j < BENCH_BURST; j++)
-			acc += l[j]->next;
-		s ^= acc & 1;
+		s ^= batch_read(l) & 1;
 	}
 	batch_state = s;
 	return batches * BENCH_BURST;
