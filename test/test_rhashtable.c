@@ -450,6 +450,55 @@ test_lookup_bulk_chains(void)
 	return rc;
 }
 
+/*
+ * rte_rhashtable_lookup_fast() agrees with rte_rhashtable_lookup(): inline
+ * on a table at rest, through the call while a rehash is pending, with a
+ * key length that is not the table's, and on bad arguments.
+ */
+static int
+check_fast(uint32_t n, uint32_t absent_from)
+{
+	uint32_t i, key;
+
+	for (i = 0; i < n; i++) {
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_fast(ht, &objs[i].key, sizeof(key)),
+				  (void *)&objs[i], "key %u", objs[i].key);
+		/* not the table's key length: the call decides */
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_fast(ht, &objs[i].key, 8),
+				  rte_rhashtable_lookup(ht, &objs[i].key), "key %u, len 8",
+				  objs[i].key);
+	}
+	for (key = absent_from; key < absent_from + 100; key++)
+		TEST_ASSERT_NULL(rte_rhashtable_lookup_fast(ht, &key, sizeof(key)),
+				 "absent key %u found", key);
+	return TEST_SUCCESS;
+}
+
+static int
+test_lookup_fast(void)
+{
+	struct rte_rhashtable_stats st;
+	uint32_t i, key = 1;
+
+	for (i = 0; i < N_OBJS; i++)
+		TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &objs[i].node), "insert %u", i);
+	/* no worker ran: inserts grew the table by emergency, objects wait
+	 * in older bucket tables
+	 */
+	TEST_ASSERT_SUCCESS(rte_rhashtable_stats_get(ht, &st), "stats");
+	TEST_ASSERT(st.ntables > 1, "a rehash pending (%u tables)", st.ntables);
+	TEST_ASSERT_SUCCESS(check_fast(N_OBJS, N_OBJS + 1), "during a rehash");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_stats_get(ht, &st), "stats");
+	TEST_ASSERT_EQUAL(st.ntables, 1u, "one bucket table after the rehash");
+	TEST_ASSERT_SUCCESS(check_fast(N_OBJS, N_OBJS + 1), "at rest");
+	rte_errno = 0;
+	TEST_ASSERT_NULL(rte_rhashtable_lookup_fast(NULL, &key, sizeof(key)), "NULL table");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "rte_errno after NULL table");
+	TEST_ASSERT_NULL(rte_rhashtable_lookup_fast(ht, NULL, sizeof(key)), "NULL key");
+	return TEST_SUCCESS;
+}
+
 /* Case-insensitive 8-byte names: only found if the custom functions are used. */
 struct ci_obj {
 	char pad[5];
@@ -797,6 +846,7 @@ static struct unit_test_suite rhashtable_suite = {
 		TEST_CASE_ST(basic_setup, basic_teardown, test_replace),
 		TEST_CASE_ST(basic_setup, basic_teardown, test_lookup_bulk),
 		TEST_CASE_ST(basic_setup, basic_teardown, test_lookup_bulk_chains),
+		TEST_CASE_ST(basic_setup, basic_teardown, test_lookup_fast),
 		TEST_CASE(test_custom_functions),
 		TEST_CASE(test_variable_keys),
 		TEST_CASE(test_offsets),

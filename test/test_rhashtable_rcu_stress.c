@@ -213,7 +213,9 @@ rs_reader(void *arg)
 		for (i = 0; i < RS_SINGLES; i++) {
 			uint64_t key = rs_pick_key(&rng);
 
-			rs_check(c, key, rte_rhashtable_lookup(rs.ht, &key));
+			/* half of them through the inline lookup */
+			rs_check(c, key, (i & 1) ? rte_rhashtable_lookup(rs.ht, &key) :
+				 rte_rhashtable_lookup_fast(rs.ht, &key, sizeof(key)));
 		}
 		rte_rcu_qsbr_quiescent(rs.v, id);
 		c->qs++;

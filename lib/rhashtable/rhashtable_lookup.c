@@ -34,24 +34,6 @@
 
 #include "rhashtable_pvt.h"
 
-/* Key comparison for the default layout: non-zero when the keys differ. */
-static __rte_always_inline uint64_t
-keys_differ(const uint8_t *a, const uint8_t *b, uint32_t len)
-{
-	uint64_t diff = 0;
-	uint32_t i = 0;
-
-	for (; i + 8 <= len; i += 8)
-		diff |= rht_load64(a + i) ^ rht_load64(b + i);
-	if (len - i >= 4) {
-		diff |= rht_load32(a + i) ^ rht_load32(b + i);
-		i += 4;
-	}
-	for (; i < len; i++)
-		diff |= a[i] ^ b[i];
-	return diff;
-}
-
 /*
  * key_len is a constant when fast is true: the table uses the default hash,
  * memcmp semantics and one of the specialised lengths.
@@ -72,7 +54,7 @@ match_k(const struct rte_rhashtable *ht, const void *key, const struct rte_rhash
 	const void *obj = rht_obj(ht, he);
 
 	if (fast)
-		return keys_differ(key, rht_obj_key(ht, obj), key_len) == 0;
+		return rht_keys_differ(key, rht_obj_key(ht, obj), key_len) == 0;
 	return rht_key_cmp(ht, key, obj) == 0;
 }
 

@@ -7,6 +7,7 @@
  * freeing, statistics.
  */
 
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +30,17 @@ static struct rte_tailq_elem rte_rhashtable_tailq = {
 	.name = "RTE_RHASHTABLE",
 };
 EAL_REGISTER_TAILQ(rte_rhashtable_tailq)
+
+/* rte_rhashtable_lookup_fast() reads the table through struct rht_core. */
+#define RHT_CORE_FIELD(f) \
+	static_assert(offsetof(struct rte_rhashtable, f) == offsetof(struct rht_core, f) && \
+		      sizeof(((struct rte_rhashtable *)0)->f) == sizeof(((struct rht_core *)0)->f), \
+		      "struct rht_core does not match struct rte_rhashtable: " #f)
+RHT_CORE_FIELD(tbl);
+RHT_CORE_FIELD(key_len);
+RHT_CORE_FIELD(key_offset);
+RHT_CORE_FIELD(head_offset);
+RHT_CORE_FIELD(fast_key_len);
 
 uint32_t
 rte_rhashtable_default_hash(const void *key, uint32_t key_len, uint32_t seed)

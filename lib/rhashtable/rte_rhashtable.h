@@ -917,4 +917,79 @@ rte_rhashtable_default_hash(const void *key, uint32_t key_len, uint32_t seed);
 }
 #endif
 
+#include <rte_rhashtable_core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * rte_rhashtable_lookup() inlined into the caller, for a key length known
+ * at compile time (as the kernel's rhashtable_lookup_fast() takes constant
+ * parameters): the hash and the key compare then compile to a few
+ * instructions, and nothing is called while the table is at rest. When
+ * key_len is not the table's key_len, or the table has its own hash or
+ * compare functions, or a rehash is under way, it calls
+ * rte_rhashtable_lookup(), with the same result.
+ *
+ * Reader, as rte_rhashtable_lookup().
+ *
+ * @param ht
+ *   The table.
+ * @param key
+ *   The key, key_len bytes.
+ * @param key_len
+ *   A compile-time constant: the table's key_len (4, 8, 13, 16, 32, 40 or
+ *   64 bytes get the inline path).
+ * @return
+ *   The object, or NULL (not found, or bad argument with rte_errno EINVAL).
+ */
+__rte_experimental
+static __rte_always_inline void *
+rte_rhashtable_lookup_fast(const struct rte_rhashtable *ht, const void *key,
+			   const uint32_t key_len)
+{
+	const struct rht_core *c = (const struct rht_core *)ht;
+	const struct rht_table *tbl;
+	struct rte_rhash_head *word, *he;
+	uint64_t hash;
+	uint32_t idx;
+
+	if (unlikely(ht == NULL || key == NULL || c->fast_key_len != key_len))
+		return rte_rhashtable_lookup(ht, key);
+	/* acquire: pairs with the release that publishes a new first table */
+	tbl = __atomic_load_n(&c->tbl, __ATOMIC_ACQUIRE);
+	/* relaxed: only picks the path; the call reloads with acquire */
+	if (unlikely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) != NULL))
+		return rte_rhashtable_lookup(ht, key);
+	hash = rht_default_hash64(key, key_len, tbl->seed);
+	idx = (uint32_t)hash & tbl->mask;
+	/* acquire: pairs with the release stores that link objects */
+	word = __atomic_load_n(rht_bucket(tbl, idx), __ATOMIC_ACQUIRE);
+	if (rht_bloom_may_hold(word, hash)) {
+		for (he = rht_ptr(word); !rht_is_nulls(he);
+		     he = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE)) {
+			const char *obj = (const char *)he - c->head_offset;
+
+			if (rht_keys_differ((const uint8_t *)key,
+					    (const uint8_t *)obj + c->key_offset, key_len) == 0)
+				return (void *)(uintptr_t)obj;
+		}
+		/* a concurrent move carried the walk into another chain */
+		if (unlikely(he != rht_nulls(idx)))
+			return rte_rhashtable_lookup(ht, key);
+	}
+	/* a rehash may have started during the walk */
+	if (likely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) == NULL))
+		return NULL;
+	return rte_rhashtable_lookup(ht, key);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif /* _RTE_RHASHTABLE_H_ */

@@ -250,7 +250,7 @@ lookup_burst(struct resize_ctx *c, const struct bench_key *keys, int bulk, uint6
 
 	if (!bulk) {
 		for (i = 0; i < BENCH_BURST; i++) {
-			f = rte_rhashtable_lookup(c->ht, &keys[i]);
+			f = rte_rhashtable_lookup_fast(c->ht, &keys[i], sizeof(keys[i]));
 			if (f != NULL) {
 				hits++;
 				*acc += f->hits;

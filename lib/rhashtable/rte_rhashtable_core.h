@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The rte_rhashtable authors
+ */
+
+#ifndef _RTE_RHASHTABLE_CORE_H_
+#define _RTE_RHASHTABLE_CORE_H_
+
+/**
+ * @file
+ * The layout that rte_rhashtable_lookup_fast() reads inline: bucket tables,
+ * bucket words, the default hash. Included by rte_rhashtable.h.
+ *
+ * Internal: the names here (rht_ and RHT_ prefixes) are not part of the
+ * API, and the layout may change with any release, as DPDK's
+ * rte_ring_core.h. Use the functions of rte_rhashtable.h.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_spinlock.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rte_rhash_head;
+struct rte_rhashtable_iter;
+
+/* Buckets in one piece of a nested bucket table: one 4 KiB page of pointers. */
+#define RHT_PIECE_SHIFT 9
+#define RHT_PIECE_BUCKETS (1U << RHT_PIECE_SHIFT)
+
+/*
+ * One bucket table. Buckets hold the head of a chain of objects; a chain
+ * ends with a "nulls" marker that encodes the bucket index (odd, so it can
+ * never be an object address). A reader that reaches a marker other than
+ * its own bucket's was carried into another chain by a concurrent move and
+ * restarts (see rht_table_find()).
+ */
+struct rht_table {
+	uint32_t size;           /* buckets, a power of two */
+	uint32_t mask;           /* size - 1 */
+	uint32_t seed;           /* random hash seed of this table */
+	uint32_t lock_mask;      /* locks - 1 */
+	bool nested;             /* buckets live in pieces[] */
+	bool retired;            /* left the chain; under ht->walk_lock */
+	uint64_t bytes;          /* memory of this table, locks included */
+	/* next table of the chain, published with a release store */
+	struct rht_table *future_tbl;
+	/* walkers paused on this table; under ht->walk_lock */
+	struct rte_rhashtable_iter *walkers;
+	rte_spinlock_t *locks;
+	struct rte_rhash_head ***pieces; /* nested tables only */
+	/* The worker's progress: buckets below this one are empty, their
+	 * objects moved to a later table. Written for each bucket, read by the
+	 * worker only: on a line of its own, away from the fields above that
+	 * every lookup reads.
+	 */
+	uint32_t rehash __rte_cache_aligned;
+	/* What lookups may know of that progress: a lower bound, published
+	 * (release) every RHT_EMPTIED_STEP buckets, so that the line rarely
+	 * changes under the readers that check it.
+	 */
+	uint32_t emptied __rte_cache_aligned;
+	struct rte_rhash_head *buckets[] __rte_cache_aligned; /* flat tables only */
+};
+
+/*
+ * Chain links. A bucket word (the head of a chain) points to the first
+ * object and carries, in the 16 address bits that x86-64 and AArch64 user
+ * space leave at zero, a Bloom summary of the hashes of the chain's objects:
+ * two bits per object. A lookup whose bits are not all set knows the key is
+ * not in the chain without touching any object, so most misses read the
+ * bucket word alone. The summary may have extra bits (a removal may leave
+ * them), never missing ones. Bits 1-2, free in 8-byte aligned addresses,
+ * hold the chain length up to 3 ("3 or more"), so that an insert checks the
+ * chain limit without walking the chain. Links inside objects (next) carry
+ * neither. A link with bit 0 set is the nulls marker that ends a chain: it
+ * holds the chain's bucket index from bit 3 up.
+ */
+#define RHT_BLOOM_SHIFT 48
+#define RHT_LEN_SHIFT 1
+#define RHT_LEN_MAX 3
+#define RHT_LEN_MASK ((uint64_t)RHT_LEN_MAX << RHT_LEN_SHIFT)
+#define RHT_PTR_MASK (((UINT64_C(1) << RHT_BLOOM_SHIFT) - 1) & ~RHT_LEN_MASK)
+
+static inline struct rte_rhash_head *
+rht_nulls(uint32_t idx)
+{
+	return (struct rte_rhash_head *)(((uintptr_t)idx << 3) | 1);
+}
+
+static inline bool
+rht_is_nulls(const struct rte_rhash_head *link)
+{
+	return ((uintptr_t)link & 1) != 0;
+}
+
+/* The object a link points to (or the nulls marker itself). */
+static inline struct rte_rhash_head *
+rht_ptr(const struct rte_rhash_head *link)
+{
+	return (struct rte_rhash_head *)((uintptr_t)link & RHT_PTR_MASK);
+}
+
+/* The two summary bits of a hash: taken from bits that do not pick the bucket. */
+static inline uint16_t
+rht_bloom_bits(uint64_t hash)
+{
+	return (uint16_t)((1U << ((hash >> 48) & 15)) | (1U << ((hash >> 56) & 15)));
+}
+
+static inline uint16_t
+rht_bucket_bloom(const struct rte_rhash_head *word)
+{
+	return (uint16_t)((uintptr_t)word >> RHT_BLOOM_SHIFT);
+}
+
+/* Chain length from a bucket word: exact below RHT_LEN_MAX. */
+static inline uint32_t
+rht_bucket_len(const struct rte_rhash_head *word)
+{
+	return ((uintptr_t)word & RHT_LEN_MASK) >> RHT_LEN_SHIFT;
+}
+
+static inline struct rte_rhash_head *
+rht_bucket_word(const struct rte_rhash_head *head, uint16_t bloom, uint32_t len)
+{
+	if (rht_is_nulls(head))
+		return rht_ptr(head);
+	return (struct rte_rhash_head *)((uintptr_t)rht_ptr(head) |
+		((uintptr_t)bloom << RHT_BLOOM_SHIFT) |
+		((uintptr_t)RTE_MIN(len, (uint32_t)RHT_LEN_MAX) << RHT_LEN_SHIFT));
+}
+
+/* May the chain headed by word hold an object with this hash? */
+static inline bool
+rht_bloom_may_hold(const struct rte_rhash_head *word, uint64_t hash)
+{
+	uint16_t bits = rht_bloom_bits(hash);
+
+	return (rht_bucket_bloom(word) & bits) == bits;
+}
+
+static inline struct rte_rhash_head **
+rht_bucket(const struct rht_table *tbl, uint32_t idx)
+{
+	if (likely(!tbl->nested))
+		return (struct rte_rhash_head **)(uintptr_t)&tbl->buckets[idx];
+	return &tbl->pieces[idx >> RHT_PIECE_SHIFT][idx & (RHT_PIECE_BUCKETS - 1)];
+}
+
+/*
+ * The default hash: a seeded multiply-mix of the key, 8 bytes at a time.
+ * 64x64->128 bit products folded by xor make it non-linear (CRC32C is
+ * linear, so colliding keys can be computed for any seed), and each bucket
+ * table's random seed enters every step, so collisions found for one
+ * table's seed say nothing about the next table's. The constants are
+ * digits of pi: nothing up the sleeve.
+ */
+#define RHT_PI0 UINT64_C(0x243f6a8885a308d3)
+#define RHT_PI1 UINT64_C(0x13198a2e03707344)
+#define RHT_PI2 UINT64_C(0xa4093822299f31d0)
+#define RHT_PI3 UINT64_C(0x082efa98ec4e6c89)
+
+static __rte_always_inline uint64_t
+rht_mix(uint64_t a, uint64_t b)
+{
+	__uint128_t r = (__uint128_t)a * b;
+
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+static __rte_always_inline uint64_t
+rht_load64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static __rte_always_inline uint64_t
+rht_load32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static __rte_always_inline uint64_t
+rht_default_hash64(const void *key, uint32_t len, uint32_t seed)
+{
+	const uint8_t *p = key;
+	uint64_t s = (((uint64_t)seed << 32) | seed) ^ RHT_PI0;
+	uint64_t h = s ^ ((uint64_t)len * RHT_PI1);
+	uint64_t a = 0, b = 0;
+
+	for (; len > 16; len -= 16, p += 16)
+		h = rht_mix(rht_load64(p) ^ h, rht_load64(p + 8) ^ s ^ RHT_PI2);
+	/* the last 1 to 16 bytes, as two words that may overlap */
+	if (len >= 8) {
+		a = rht_load64(p);
+		b = rht_load64(p + len - 8);
+	} else if (len >= 4) {
+		a = rht_load32(p);
+		b = rht_load32(p + len - 4);
+	} else if (len > 0) {
+		a = ((uint64_t)p[0] << 16) | ((uint64_t)p[len >> 1] << 8) | p[len - 1];
+	}
+	h = rht_mix(a ^ h ^ RHT_PI3, b ^ s ^ RHT_PI2);
+	return rht_mix(h ^ RHT_PI1, s ^ RHT_PI3);
+}
+
+/*
+ * The first fields of struct rte_rhashtable, the ones a lookup reads
+ * (rhashtable_pvt.h checks that the two agree).
+ */
+struct rht_core {
+	struct rht_table *tbl;     /* first bucket table (release/acquire) */
+	uint32_t key_len;
+	uint32_t key_offset;
+	uint32_t head_offset;
+	/* key_len when lookups can use a version specialised for it, else 0 */
+	uint32_t fast_key_len;
+};
+
+/* Non-zero when the key_len bytes at a and b differ. */
+static __rte_always_inline uint64_t
+rht_keys_differ(const uint8_t *a, const uint8_t *b, uint32_t len)
+{
+	uint64_t diff = 0;
+	uint32_t i = 0;
+
+	for (; i + 8 <= len; i += 8)
+		diff |= rht_load64(a + i) ^ rht_load64(b + i);
+	if (len - i >= 4) {
+		diff |= rht_load32(a + i) ^ rht_load32(b + i);
+		i += 4;
+	}
+	for (; i < len; i++)
+		diff |= a[i] ^ b[i];
+	return diff;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _RTE_RHASHTABLE_CORE_H_ */
