@@ -116,6 +116,18 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 		uint32_t len;
 		int ret;
 
+		/* the worker emptied this bucket for good (no insert lands in a
+		 * table being rehashed): neither a lock nor a scan can find the
+		 * key there. acquire: pairs with the worker's release.
+		 */
+		if (idx < __atomic_load_n(&tbl->emptied, __ATOMIC_ACQUIRE)) {
+			/* acquire: pairs with rht_table_attach() */
+			next = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+			if (likely(next != NULL)) {
+				tbl = next;
+				continue;
+			}
+		}
 		c->hash = hash;
 		rte_spinlock_lock(lock);
 		ret = bucket_scan(ht, bkt, c, &len);
