@@ -89,15 +89,22 @@ chain_find(const struct rte_rhashtable *ht, const void *key, uint64_t hash,
 }
 
 static __rte_always_inline struct rte_rhash_head *
-table_find(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key,
-	   uint32_t key_len, bool fast)
+table_find_hashed(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key,
+		  uint64_t hash, uint32_t key_len, bool fast)
 {
-	uint64_t hash = hash_k(ht, tbl, key, key_len, fast);
 	uint32_t idx = rht_hash_idx(tbl, hash);
 	struct rte_rhash_head **bkt = rht_bucket(tbl, idx);
 
 	return chain_find(ht, key, hash, bkt, __atomic_load_n(bkt, __ATOMIC_ACQUIRE), idx,
 			  key_len, fast);
+}
+
+static __rte_always_inline struct rte_rhash_head *
+table_find(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key,
+	   uint32_t key_len, bool fast)
+{
+	return table_find_hashed(ht, tbl, key, hash_k(ht, tbl, key, key_len, fast), key_len,
+				 fast);
 }
 
 /* Go on in the tables after tbl: a rehash is under way. */
@@ -113,32 +120,24 @@ lookup_from(const struct rte_rhashtable *ht, const struct rht_table *tbl, const 
 	return he;
 }
 
-/*
- * Has the worker already emptied the key's bucket of tbl? Then the key, if
- * present, is in a later table, and reading the empty bucket is a wasted
- * cache miss. Only meaningful while tbl has a successor.
- */
-static __rte_always_inline bool
-bucket_emptied(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key,
-	       uint32_t key_len, bool fast)
-{
-	uint32_t idx = rht_hash_idx(tbl, hash_k(ht, tbl, key, key_len, fast));
-
-	/* acquire: pairs with the worker's release once buckets are empty */
-	return idx < __atomic_load_n(&tbl->emptied, __ATOMIC_ACQUIRE);
-}
-
 static __rte_always_inline struct rte_rhash_head *
 lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
 	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	uint64_t hash = hash_k(ht, tbl, key, key_len, fast);
 	struct rte_rhash_head *he;
 
-	/* acquire: pairs with the release in rht_table_attach() */
+	/* While tbl has a successor, a bucket below the worker's published
+	 * mark is empty for good: the key, if present, is in a later table,
+	 * and reading the bucket would be a wasted cache miss.
+	 * acquire (future_tbl): pairs with the release in rht_table_attach();
+	 * acquire (emptied): pairs with the worker's release once buckets are
+	 * empty.
+	 */
 	if (__atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE) == NULL ||
-	    !bucket_emptied(ht, tbl, key, key_len, fast)) {
-		he = table_find(ht, tbl, key, key_len, fast);
+	    rht_hash_idx(tbl, hash) >= __atomic_load_n(&tbl->emptied, __ATOMIC_ACQUIRE)) {
+		he = table_find_hashed(ht, tbl, key, hash, key_len, fast);
 		if (he != NULL)
 			return he;
 		/* relaxed suffices for the NULL test: lookup_from() reloads
@@ -316,41 +315,21 @@ lookup_any(const struct rte_rhashtable *ht, const void *key)
 }
 
 /*
- * The common case of a specialised lookup: one bucket table, no restart.
- * A rehash under way, or a walk that a concurrent move carried into another
- * chain, hands over to full(), the whole algorithm specialised for the same
- * length. Keeping that path out of line leaves the fast one with few
- * registers to save.
+ * A specialised lookup: the common case (rht_lookup_common(), which
+ * rte_rhashtable_lookup_fast() inlines too), and full(), the whole
+ * algorithm specialised for the same length, when a rehash is under way or
+ * a concurrent move carried the walk into another chain. Keeping full() out
+ * of line leaves the fast path with few registers to save.
  */
 static __rte_always_inline struct rte_rhash_head *
 lookup_fast_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len,
 	      struct rte_rhash_head *(*full)(const struct rte_rhashtable *, const void *))
 {
-	/* acquire: pairs with the release that publishes a new first table */
-	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
-	struct rte_rhash_head *word, *he;
-	uint64_t hash;
-	uint32_t idx;
+	bool slow = false;
+	struct rte_rhash_head *he =
+		rht_lookup_common((const struct rht_core *)ht, key, key_len, &slow);
 
-	/* relaxed: only picks the path; full() reloads with acquire */
-	if (unlikely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) != NULL))
-		return full(ht, key);
-	hash = hash_k(ht, tbl, key, key_len, true);
-	idx = rht_hash_idx(tbl, hash);
-	/* acquire: as in chain_find() */
-	word = __atomic_load_n(rht_bucket(tbl, idx), __ATOMIC_ACQUIRE);
-	if (rht_bloom_may_hold(word, hash)) {
-		for (he = rht_ptr(word); !rht_is_nulls(he);
-		     he = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE))
-			if (match_k(ht, key, he, key_len, true))
-				return he;
-		if (unlikely(he != rht_nulls(idx)))
-			return full(ht, key);
-	}
-	/* a rehash may have started during the walk */
-	if (likely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) == NULL))
-		return NULL;
-	return full(ht, key);
+	return unlikely(slow) ? full(ht, key) : he;
 }
 
 /*

@@ -953,39 +953,15 @@ rte_rhashtable_lookup_fast(const struct rte_rhashtable *ht, const void *key,
 			   const uint32_t key_len)
 {
 	const struct rht_core *c = (const struct rht_core *)ht;
-	const struct rht_table *tbl;
-	struct rte_rhash_head *word, *he;
-	uint64_t hash;
-	uint32_t idx;
+	struct rte_rhash_head *he;
+	bool slow = false;
 
 	if (unlikely(ht == NULL || key == NULL || c->fast_key_len != key_len))
 		return rte_rhashtable_lookup(ht, key);
-	/* acquire: pairs with the release that publishes a new first table */
-	tbl = __atomic_load_n(&c->tbl, __ATOMIC_ACQUIRE);
-	/* relaxed: only picks the path; the call reloads with acquire */
-	if (unlikely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) != NULL))
+	he = rht_lookup_common(c, key, key_len, &slow);
+	if (unlikely(slow))
 		return rte_rhashtable_lookup(ht, key);
-	hash = rht_default_hash64(key, key_len, tbl->seed);
-	idx = (uint32_t)hash & tbl->mask;
-	/* acquire: pairs with the release stores that link objects */
-	word = __atomic_load_n(rht_bucket(tbl, idx), __ATOMIC_ACQUIRE);
-	if (rht_bloom_may_hold(word, hash)) {
-		for (he = rht_ptr(word); !rht_is_nulls(he);
-		     he = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE)) {
-			const char *obj = (const char *)he - c->head_offset;
-
-			if (rht_keys_differ((const uint8_t *)key,
-					    (const uint8_t *)obj + c->key_offset, key_len) == 0)
-				return (void *)(uintptr_t)obj;
-		}
-		/* a concurrent move carried the walk into another chain */
-		if (unlikely(he != rht_nulls(idx)))
-			return rte_rhashtable_lookup(ht, key);
-	}
-	/* a rehash may have started during the walk */
-	if (likely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) == NULL))
-		return NULL;
-	return rte_rhashtable_lookup(ht, key);
+	return he == NULL ? NULL : (char *)he - c->head_offset;
 }
 
 #ifdef __cplusplus

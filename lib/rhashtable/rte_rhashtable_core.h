@@ -39,7 +39,7 @@ struct rte_rhashtable_iter;
  * ends with a "nulls" marker that encodes the bucket index (odd, so it can
  * never be an object address). A reader that reaches a marker other than
  * its own bucket's was carried into another chain by a concurrent move and
- * restarts (see rht_table_find()).
+ * restarts (see rhashtable_lookup.c).
  */
 struct rht_table {
 	uint32_t size;           /* buckets, a power of two */
@@ -246,6 +246,47 @@ rht_keys_differ(const uint8_t *a, const uint8_t *b, uint32_t len)
 	for (; i < len; i++)
 		diff |= a[i] ^ b[i];
 	return diff;
+}
+
+/*
+ * The common case of a lookup with the default hash and compare on a
+ * constant key_len: one bucket table, no concurrent move in the chain.
+ * Returns the head of the object found, or NULL. Sets *slow when the
+ * answer needs the whole algorithm instead: a rehash under way, or a walk
+ * that a concurrent move carried into another chain.
+ */
+static __rte_always_inline struct rte_rhash_head *
+rht_lookup_common(const struct rht_core *c, const void *key, uint32_t key_len, bool *slow)
+{
+	/* acquire: pairs with the release that publishes a new first table */
+	const struct rht_table *tbl = __atomic_load_n(&c->tbl, __ATOMIC_ACQUIRE);
+	struct rte_rhash_head *word, *he;
+	uint64_t hash;
+	uint32_t idx;
+
+	/* relaxed: only picks the path; the whole algorithm reloads with acquire */
+	if (unlikely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) != NULL))
+		goto slow_path;
+	hash = rht_default_hash64(key, key_len, tbl->seed);
+	idx = (uint32_t)hash & tbl->mask;
+	/* acquire: pairs with the release stores that link objects */
+	word = __atomic_load_n(rht_bucket(tbl, idx), __ATOMIC_ACQUIRE);
+	if (rht_bloom_may_hold(word, hash)) {
+		for (he = rht_ptr(word); !rht_is_nulls(he);
+		     he = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE))
+			if (rht_keys_differ((const uint8_t *)key, (const uint8_t *)he -
+					    c->head_offset + c->key_offset, key_len) == 0)
+				return he;
+		/* a concurrent move carried the walk into another chain */
+		if (unlikely(he != rht_nulls(idx)))
+			goto slow_path;
+	}
+	/* a rehash may have started during the walk */
+	if (likely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) == NULL))
+		return NULL;
+slow_path:
+	*slow = true;
+	return NULL;
 }
 
 #ifdef __cplusplus
