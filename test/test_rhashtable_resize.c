@@ -19,6 +19,7 @@
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_service.h>
 
 #include <rte_rhashtable.h>
 #include <rhashtable_debug.h>
@@ -248,6 +249,70 @@ test_grow_by_worker(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Half-way through a rehash (one service step of RTE_RHT_REHASH_BATCH
+ * buckets of an 8192-bucket table), the keys of emptied buckets are looked
+ * for in the new table only, by single, inline and bulk lookups, and by the
+ * duplicate check of inserts; every key must still be found exactly once.
+ */
+static int
+lookups_mid_rehash(void)
+{
+	const void *keys[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	void *got[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	uint32_t i, j, n, absent;
+
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, N_OBJS), "rte_rhashtable_lookup");
+	for (i = 0; i < N_OBJS; i++)
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_fast(ht, &objs[i].key,
+							     sizeof(objs[i].key)),
+				  (void *)&objs[i], "lookup_fast of object %u", i);
+	for (i = 0; i < N_OBJS; i += n) {
+		n = RTE_MIN(N_OBJS - i, (uint32_t)RTE_RHASHTABLE_LOOKUP_BULK_MAX);
+		for (j = 0; j < n; j++)
+			keys[j] = &objs[i + j].key;
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_bulk(ht, keys, n, NULL, got), (int)n,
+				  "bulk lookup from object %u", i);
+		for (j = 0; j < n; j++)
+			TEST_ASSERT_EQUAL(got[j], (void *)&objs[i + j], "bulk object %u", i + j);
+	}
+	for (absent = 1; absent < 1000; absent++)
+		TEST_ASSERT_NULL(rte_rhashtable_lookup_fast(ht, &absent, sizeof(absent)),
+				 "absent key %u found", absent);
+	for (i = 0; i < N_OBJS; i++)
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_insert(ht, &objs[i].node), -EEXIST,
+				  "lookup_insert of present object %u", i);
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), N_OBJS, "count");
+	return TEST_SUCCESS;
+}
+
+static int
+test_lookups_mid_rehash(void)
+{
+	struct rte_rhashtable_stats s;
+	uint64_t moved;
+	uint32_t sid, step;
+
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	TEST_ASSERT_SUCCESS(insert_with_worker(0, N_OBJS, 64), "insert");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 8192u, "an 8192-bucket table");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(ht), "reseed");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_service_id_get(ht, &sid), "service id");
+	/* the first step attaches the new table, the next one empties a batch */
+	moved = test_stats(ht).objs_moved;
+	for (step = 0; step < 4 && test_stats(ht).objs_moved == moved; step++)
+		TEST_ASSERT_SUCCESS(rte_service_run_iter_on_app_lcore(sid, 1), "service step");
+	s = test_stats(ht);
+	TEST_ASSERT(s.objs_moved > moved && s.objs_moved < moved + N_OBJS && s.ntables == 2,
+		    "not half-way: %" PRIu64 " of %u objects moved, %u tables",
+		    s.objs_moved - moved, N_OBJS, s.ntables);
+	TEST_ASSERT_SUCCESS(lookups_mid_rehash(), "half-way through the rehash");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	TEST_ASSERT_EQUAL(test_stats(ht).ntables, 1u, "rehash finished");
+	return lookups_mid_rehash();
+}
+
 /* From 100 objects in 256 buckets, remove down to 70 (27%) and rehash. */
 static int
 shrink_case(bool automatic, uint32_t expected)
@@ -386,6 +451,7 @@ static struct unit_test_suite resize_suite = {
 	.teardown = objs_teardown,
 	.unit_test_cases = {
 		TEST_CASE_ST(params_setup, table_teardown, test_grow_by_worker),
+		TEST_CASE_ST(params_setup, table_teardown, test_lookups_mid_rehash),
 		TEST_CASE_ST(params_setup, table_teardown, test_shrink),
 		TEST_CASE_ST(params_setup, table_teardown, test_no_shrink),
 		TEST_CASE_ST(params_setup, table_teardown, test_emergency_growth),
