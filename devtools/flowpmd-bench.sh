@@ -5,7 +5,9 @@
 # dpdk-flowpmd on net_flowgen, one forwarding lcore, 64-byte frames, uniform
 # traffic, --fwd=io (net_flowgen's TX frees the mbufs):
 #   - 1Mi and 16Mi flows, --flow-table=rhashtable and rte_hash;
-#   - 1Mi flows with churn (new_flow_rate=0.01, flows aged after 5 s), rhashtable.
+#   - 1Mi flows with churn (new_flow_rate=0.01, flows aged after 5 s), rhashtable;
+#   - 1Mi flows, rhashtable with --pipeline=0 (no burst in flight: the gain of
+#     the default pipeline, which prefetches a burst's buckets a burst ahead).
 # Prints Mpps per case (mean of the per-second rates once the flows are all
 # in the table: hit rate >= 99%), rhashtable/rte_hash and churn/no-churn.
 #
@@ -46,6 +48,8 @@ run()
 
 run rht_1m $mi rhashtable "$duration" $((mi * 5 / 4))
 run hash_1m $mi rte_hash "$duration" $((mi * 5 / 4))
+# the same without the lookup pipeline (no burst in flight, no prefetch stage)
+run rht_1m_pipe0 $mi rhashtable "$duration" $((mi * 5 / 4)) "" "--pipeline=0"
 run rht_1m_churn $mi rhashtable "$duration" $((mi * 4)) ",new_flow_rate=0.01" \
 	"--flow-timeout=5"
 if [ "$big" = 1 ]; then
@@ -77,6 +81,7 @@ def load(name):
             "alloc_fail": summ[0]["alloc_fail"] if summ else -1}
 
 cases = [("rht_1m", "1Mi", "rhashtable", "no"), ("hash_1m", "1Mi", "rte_hash", "no"),
+         ("rht_1m_pipe0", "1Mi", "rht pipe0", "no"),
          ("rht_1m_churn", "1Mi", "rhashtable", "1%"),
          ("rht_16m", "16Mi", "rhashtable", "no"), ("hash_16m", "16Mi", "rte_hash", "no")]
 res = {}
@@ -97,6 +102,7 @@ def ratio(a, b, label):
 print()
 ratio("rht_1m", "hash_1m", "rhashtable / rte_hash, 1Mi flows")
 ratio("rht_16m", "hash_16m", "rhashtable / rte_hash, 16Mi flows")
+ratio("rht_1m", "rht_1m_pipe0", "pipeline 1 / pipeline 0, 1Mi")
 ratio("rht_1m_churn", "rht_1m", "churn / no churn, 1Mi, rhashtable")
 print("(JSON lines and logs in %s)" % out)
 EOF

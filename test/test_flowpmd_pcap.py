@@ -6,7 +6,10 @@ infinite_rx): the flows it dumps at exit, with their packet and byte
 counts, and its summary counters must match what flowpmd_pcap_gen.py
 computed while writing the file.
 
-Usage: test_flowpmd_pcap.py DPDK_FLOWPMD [--backend rhashtable|rte_hash] [--workdir DIR]
+Usage: test_flowpmd_pcap.py DPDK_FLOWPMD [--backend rhashtable|rte_hash]
+                            [--pipeline N] [--workdir DIR]
+(--pipeline: bursts in flight before a lookup; every packet of the file must
+still be counted, those in flight when the input ends included.)
 Exit status: 0 pass, 1 fail, 77 skip (no net_pcap PMD).
 """
 
@@ -21,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SKIP = 77
 
 
-def run_app(app, backend, pcap, workdir):
+def run_app(app, backend, pipeline, pcap, workdir):
     summary = os.path.join(workdir, "summary.json")
     dump = os.path.join(workdir, "flows.json")
     cmd = [app, "--no-pci", "-l", "0-1", "--file-prefix=flowpmd_pcap_%s" % backend,
@@ -29,6 +32,8 @@ def run_app(app, backend, pcap, workdir):
            "--flow-table=%s" % backend, "--max-flows=4096", "--max-flows6=4096",
            "--flow-timeout=1000", "--duration=1.5", "--fwd=io",
            "--json=%s" % summary, "--dump-flows=%s" % dump]
+    if pipeline is not None:
+        cmd.append("--pipeline=%d" % pipeline)
     print("running:", " ".join(cmd), flush=True)
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, timeout=120)
@@ -72,6 +77,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("app")
     ap.add_argument("--backend", default="rhashtable")
+    ap.add_argument("--pipeline", type=int)
     ap.add_argument("--workdir")
     args = ap.parse_args()
     workdir = args.workdir or tempfile.mkdtemp(prefix="flowpmd_pcap_")
@@ -83,7 +89,8 @@ def main():
     with open(expected_path) as f:
         expected = json.load(f)
 
-    proc, summary_path, dump_path = run_app(args.app, args.backend, pcap, workdir)
+    proc, summary_path, dump_path = run_app(args.app, args.backend, args.pipeline, pcap,
+                                                 workdir)
     if proc.returncode != 0 and "net_pcap" in proc.stdout and "not" in proc.stdout.lower():
         print("SKIP: net_pcap PMD not available")
         return SKIP
@@ -97,8 +104,9 @@ def main():
         print("FAIL:", e)
     if errors:
         return 1
-    print("PASS: %d packets, %d flows, per-flow packet and byte counts match (%s)" %
-          (expected["packets"], len(expected["flows"]), args.backend))
+    print("PASS: %d packets, %d flows, per-flow packet and byte counts match (%s, "
+          "pipeline %s)" % (expected["packets"], len(expected["flows"]), args.backend,
+                            "default" if args.pipeline is None else args.pipeline))
     return 0
 
 

@@ -393,6 +393,33 @@ test_lookup_bulk(void)
 #define CHAIN_LEN 10
 #define CHAIN_POOL 4096
 
+/*
+ * rte_rhashtable_prefetch_bulk() at every depth, as a pipelined caller runs
+ * it, walks chains (the deeper stages compare keys on the way, and stop at
+ * the end of a chain or at the key's object) and changes nothing: the bulk
+ * lookup after it finds the same objects; bad arguments are refused.
+ */
+static int
+prefetch_stages(const void **keys, struct test_obj **want)
+{
+	uint32_t depth, n;
+
+	for (depth = 0; depth <= RTE_RHASHTABLE_PREFETCH_DEPTH_MAX; depth++)
+		for (n = 0; n <= RTE_RHASHTABLE_LOOKUP_BULK_MAX; n += 7)
+			TEST_ASSERT_SUCCESS(rte_rhashtable_prefetch_bulk(ht, keys, n, depth),
+					    "prefetch of %u keys at depth %u", n, depth);
+	TEST_ASSERT_SUCCESS(check_bulk(keys, RTE_RHASHTABLE_LOOKUP_BULK_MAX, want),
+			    "lookup after the prefetch stages");
+	TEST_ASSERT_EQUAL(rte_rhashtable_prefetch_bulk(ht, keys, RTE_RHASHTABLE_LOOKUP_BULK_MAX + 1,
+						       0), -EINVAL, "65 keys");
+	TEST_ASSERT_EQUAL(rte_rhashtable_prefetch_bulk(ht, keys, 1,
+						       RTE_RHASHTABLE_PREFETCH_DEPTH_MAX + 1),
+			  -EINVAL, "depth above the maximum");
+	TEST_ASSERT_EQUAL(rte_rhashtable_prefetch_bulk(NULL, keys, 1, 0), -EINVAL, "NULL table");
+	TEST_ASSERT_EQUAL(rte_rhashtable_prefetch_bulk(ht, NULL, 1, 1), -EINVAL, "NULL keys");
+	return TEST_SUCCESS;
+}
+
 static int
 lookup_bulk_chains(struct test_obj *pool)
 {
@@ -432,6 +459,7 @@ lookup_bulk_chains(struct test_obj *pool)
 	TEST_ASSERT_SUCCESS(check_bulk(keys, 2 * CHAIN_LEN, want), "the chain's bucket only");
 	TEST_ASSERT_SUCCESS(check_bulk(keys + CHAIN_LEN - 1, 2, want + CHAIN_LEN - 1),
 			    "the chain's last object and an absent key");
+	TEST_ASSERT_SUCCESS(prefetch_stages(keys, want), "prefetch stages over the chain");
 	return TEST_SUCCESS;
 }
 

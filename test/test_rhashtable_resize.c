@@ -260,7 +260,7 @@ lookups_mid_rehash(void)
 {
 	const void *keys[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	void *got[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	uint32_t i, j, n, absent;
+	uint32_t i, j, n, d, absent;
 
 	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, N_OBJS), "rte_rhashtable_lookup");
 	for (i = 0; i < N_OBJS; i++)
@@ -271,6 +271,10 @@ lookups_mid_rehash(void)
 		n = RTE_MIN(N_OBJS - i, (uint32_t)RTE_RHASHTABLE_LOOKUP_BULK_MAX);
 		for (j = 0; j < n; j++)
 			keys[j] = &objs[i + j].key;
+		/* the prefetch stages go to the next table for emptied buckets */
+		for (d = 0; d <= RTE_RHASHTABLE_PREFETCH_DEPTH_MAX; d++)
+			TEST_ASSERT_SUCCESS(rte_rhashtable_prefetch_bulk(ht, keys, n, d),
+					    "prefetch at depth %u", d);
 		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_bulk(ht, keys, n, NULL, got), (int)n,
 				  "bulk lookup from object %u", i);
 		for (j = 0; j < n; j++)

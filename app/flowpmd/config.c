@@ -61,6 +61,9 @@ usage(const char *prog)
 	       "  --json[=FILE]            stats lines and summary as JSON lines, to FILE\n"
 	       "                           (default or \"-\": stdout, replacing the text lines)\n"
 	       "  --dump-flows=FILE        at exit, write every flow with its counters as JSON\n"
+	       "  --pipeline=N             bursts received ahead of the one looked up, their\n"
+	       "                           buckets and objects prefetched meanwhile (0-3,\n"
+	       "                           default 1; rhashtable backend only)\n"
 	       "  --rxq=N                  RX queues per port (default: one per forwarding lcore)\n"
 	       "  --rxd=N, --txd=N         descriptors per queue (default 1024)\n"
 	       "  --service-lcores=LIST    make these worker lcores service lcores too (for\n"
@@ -110,7 +113,7 @@ parse_seconds(const char *s, double *out)
 enum {
 	OPT_AUTO_START = 256, OPT_DURATION, OPT_FWD, OPT_FLOW_TABLE, OPT_MAX_FLOWS,
 	OPT_MAX_FLOWS6, OPT_FLOW_TIMEOUT, OPT_STATS_PERIOD, OPT_JSON, OPT_DUMP_FLOWS,
-	OPT_RXQ, OPT_RXD, OPT_TXD, OPT_SERVICE_LCORES,
+	OPT_RXQ, OPT_RXD, OPT_TXD, OPT_SERVICE_LCORES, OPT_PIPELINE,
 };
 
 static const struct option long_opts[] = {
@@ -126,6 +129,7 @@ static const struct option long_opts[] = {
 	{ "stats-period", required_argument, NULL, OPT_STATS_PERIOD },
 	{ "json", optional_argument, NULL, OPT_JSON },
 	{ "dump-flows", required_argument, NULL, OPT_DUMP_FLOWS },
+	{ "pipeline", required_argument, NULL, OPT_PIPELINE },
 	{ "rxq", required_argument, NULL, OPT_RXQ },
 	{ "rxd", required_argument, NULL, OPT_RXD },
 	{ "txd", required_argument, NULL, OPT_TXD },
@@ -139,6 +143,17 @@ parse_u16(const char *s, uint16_t *out)
 	uint32_t v;
 
 	if (parse_count(s, &v) != 0 || v == 0 || v > UINT16_MAX)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int
+parse_stages(const char *s, unsigned int *out)
+{
+	uint32_t v;
+
+	if (parse_count(s, &v) != 0 || v > FWD_MAX_LOOKUP_STAGES)
 		return -EINVAL;
 	*out = v;
 	return 0;
@@ -188,6 +203,7 @@ parse_one(int opt, const char *arg, uint32_t *max6)
 	case OPT_STATS_PERIOD: return parse_seconds(arg, &app.stats_period_s);
 	case OPT_JSON: app.json_path = arg == NULL ? "-" : arg; return 0;
 	case OPT_DUMP_FLOWS: app.dump_flows_path = arg; return 0;
+	case OPT_PIPELINE: return parse_stages(arg, &app.lookup_stages);
 	case OPT_RXQ: return parse_u16(arg, &app.rxq_per_port);
 	case OPT_RXD: return parse_u16(arg, &app.nb_rxd);
 	case OPT_TXD: return parse_u16(arg, &app.nb_txd);
@@ -210,6 +226,7 @@ flowpmd_parse_args(int argc, char **argv)
 	app.stats_period_s = 1;
 	app.nb_rxd = 1024;
 	app.nb_txd = 1024;
+	app.lookup_stages = FWD_DEFAULT_LOOKUP_STAGES;
 	while ((opt = getopt_long(argc, argv, "ih", long_opts, NULL)) != -1) {
 		if (opt == 'h' || opt == '?') {
 			usage(prog);

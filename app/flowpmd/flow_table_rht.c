@@ -91,6 +91,12 @@ rht_lookup_bulk(void *be, const void **keys, uint32_t n, struct flow **flows)
 	return rte_rhashtable_lookup_bulk(be, keys, n, NULL, (void **)flows);
 }
 
+static void
+rht_prefetch(void *be, const void **keys, uint32_t n, uint32_t depth)
+{
+	rte_rhashtable_prefetch_bulk(be, keys, n, depth);
+}
+
 static struct flow *
 rht_lookup(void *be, const void *key)
 {
@@ -201,6 +207,7 @@ const struct ft_backend_ops ft_rht_ops = {
 	.create = rht_create,
 	.destroy = rht_destroy,
 	.lookup_bulk = rht_lookup_bulk,
+	.prefetch = rht_prefetch,
 	.lookup = rht_lookup,
 	.insert = rht_insert,
 	.remove = rht_remove,

@@ -16,6 +16,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_malloc.h>
 #include <rte_mempool.h>
 #include <rte_prefetch.h>
 #include <rte_rcu_qsbr.h>
@@ -59,6 +60,8 @@ parse_pkt(struct rte_mbuf *m, struct burst_keys *b, struct lcore_stats *st)
 		return -1;
 	st->vlan += vlans != 0;
 	b->len[fam][b->n[fam]] = rte_pktmbuf_pkt_len(m);
+	b->kp[fam][b->n[fam]] = fam == FLOW_V4 ? (const void *)&b->k4[b->n[FLOW_V4]] :
+						 (const void *)&b->k6[b->n[FLOW_V6]];
 	b->n[fam]++;
 	return fam;
 }
@@ -199,64 +202,181 @@ pkts_send(const struct fwd_lcore *fl, uint16_t rx_port, struct rte_mbuf **pkts, 
 
 #define PREFETCH_AHEAD 4
 
-static void
-burst_process(struct fwd_lcore *fl, const struct rxq_ref *q, uint64_t now, bool shared)
-{
-	struct flow_table *ft = app.ft;
+/*
+ * A burst in flight through the forwarding pipeline: received and parsed,
+ * its keys waiting for the lookup.
+ */
+struct fwd_burst {
+	const struct rxq_ref *q;
+	uint16_t n;                 /**< 0: an empty slot. */
 	struct rte_mbuf *pkts[FLOWPMD_BURST];
-	struct lcore_stats st = { 0 };
 	struct burst_keys b;
-	uint64_t rx_bytes = 0;
-	uint16_t n, i;
+};
+
+/*
+ * The pipeline of one forwarding lcore: burst k of the loop is received in
+ * slot k % FWD_SLOTS and looked up lookup_stages steps later.
+ */
+#define FWD_SLOTS (FWD_MAX_LOOKUP_STAGES + 1)
+
+struct fwd_pipe {
+	uint64_t step;
+	struct fwd_burst slot[FWD_SLOTS];
+};
+
+/*
+ * Keys per prefetch call. A core has a dozen or so cache misses in flight;
+ * a prefetch issued beyond that waits for a free slot, and the lcore with
+ * it. So the early stages of the lookups go out a few keys at a time,
+ * between the parsing of packets, and the misses overlap with the parsing
+ * and the next RX burst instead of stalling the loop.
+ */
+#define FWD_PREFETCH_CHUNK 8
+
+/* Where the prefetch stage of a burst has got to, per family. */
+struct prefetch_cursor {
+	unsigned int done[FLOW_NB_FAMILIES];
+};
+
+/* Run prefetch stage depth on up to max more parsed keys of bt. */
+static void
+burst_prefetch_more(const struct flow_table *ft, struct fwd_burst *bt,
+		    struct prefetch_cursor *c, unsigned int max, uint32_t depth)
+{
+	unsigned int k;
 	int fam;
 
-	n = rte_eth_rx_burst(q->port, q->queue, pkts, FLOWPMD_BURST);
-	if (n == 0)
-		return;
-	b.n[FLOW_V4] = 0;
-	b.n[FLOW_V6] = 0;
+	for (fam = 0; fam < FLOW_NB_FAMILIES && max > 0; fam++) {
+		k = RTE_MIN(bt->b.n[fam] - c->done[fam], max);
+		if (k == 0)
+			continue;
+		ft->ops->prefetch(ft->be[fam], bt->b.kp[fam] + c->done[fam], k, depth);
+		c->done[fam] += k;
+		max -= k;
+	}
+}
+
+/* One chunk of every prefetch stage: stage d works on burst k-d. */
+static void
+pipe_prefetch(const struct flow_table *ft, struct fwd_pipe *p, uint64_t k, unsigned int stages,
+	      struct prefetch_cursor *c, unsigned int max)
+{
+	unsigned int d;
+
+	for (d = 0; d < stages; d++)
+		burst_prefetch_more(ft, &p->slot[(k - d) % FWD_SLOTS], &c[d], max, d);
+}
+
+/*
+ * Receive burst k (from q; none when q is NULL) and parse its keys. Every
+ * FWD_PREFETCH_CHUNK packets, run the prefetch stages on as many keys:
+ * stage 0 (buckets) on the keys just parsed, stage d on burst k-d. Returns
+ * the packets received.
+ */
+static uint16_t
+burst_receive(const struct flow_table *ft, struct fwd_pipe *p, uint64_t k,
+	      unsigned int stages, const struct rxq_ref *q, struct lcore_stats *st)
+{
+	struct prefetch_cursor c[FWD_MAX_LOOKUP_STAGES] = { 0 };
+	struct fwd_burst *bt = &p->slot[k % FWD_SLOTS];
+	struct burst_keys *b = &bt->b;
+	struct rte_mbuf **pkts = bt->pkts;
+	uint16_t n = 0, i;
+	int fam;
+
+	if (ft->ops->prefetch == NULL)
+		stages = 0;
+	b->n[FLOW_V4] = 0;
+	b->n[FLOW_V6] = 0;
+	if (q != NULL) {
+		bt->q = q;
+		n = rte_eth_rx_burst(q->port, q->queue, pkts, FLOWPMD_BURST);
+	}
+	bt->n = n;
 	for (i = 0; i < RTE_MIN(n, PREFETCH_AHEAD); i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < n; i++) {
 		if (i + PREFETCH_AHEAD < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + PREFETCH_AHEAD], void *));
-		rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		fam = parse_pkt(pkts[i], &b, &st);
+		st->rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+		fam = parse_pkt(pkts[i], b, st);
 		if (fam == FLOW_V4)
-			st.ipv4++;
+			st->ipv4++;
 		else if (fam == FLOW_V6)
-			st.ipv6++;
+			st->ipv6++;
 		else
-			st.other++;
+			st->other++;
+		if ((i + 1) % FWD_PREFETCH_CHUNK == 0)
+			pipe_prefetch(ft, p, k, stages, c, FWD_PREFETCH_CHUNK);
 	}
-	for (i = 0; i < b.n[FLOW_V4]; i++)
-		b.kp[FLOW_V4][i] = &b.k4[i];
-	for (i = 0; i < b.n[FLOW_V6]; i++)
-		b.kp[FLOW_V6][i] = &b.k6[i];
-	flows_update(ft, &b, FLOW_V4, now, &st, shared);
-	flows_update(ft, &b, FLOW_V6, now, &st, shared);
-	pkts_send(fl, q->port, pkts, n, &st);
+	/* the rest: a short burst's keys, the older bursts' longer ones */
+	pipe_prefetch(ft, p, k, stages, c, FLOWPMD_BURST);
+	st->rx += n;
+	return n;
+}
 
-	st.rx = n;
-	st.rx_bytes = rx_bytes;
-	/* publish the burst's counts: one store per counter */
-	stat_add(&fl->stats.rx, st.rx);
-	stat_add(&fl->stats.rx_bytes, st.rx_bytes);
-	stat_add(&fl->stats.tx, st.tx);
-	stat_add(&fl->stats.tx_drop, st.tx_drop);
-	stat_add(&fl->stats.lookups, st.lookups);
-	stat_add(&fl->stats.hits, st.hits);
-	stat_add(&fl->stats.ipv4, st.ipv4);
-	stat_add(&fl->stats.ipv6, st.ipv6);
-	stat_add(&fl->stats.other, st.other);
-	stat_add(&fl->stats.vlan, st.vlan);
-	if (unlikely(st.lookups != st.hits)) {
-		stat_add(&fl->stats.inserts, st.inserts);
-		stat_add(&fl->stats.insert_exist, st.insert_exist);
-		stat_add(&fl->stats.refused_full, st.refused_full);
-		stat_add(&fl->stats.refused_other, st.refused_other);
-		stat_add(&fl->stats.alloc_fail, st.alloc_fail);
+/* The last stage: look the flows up, create the missing ones, forward. */
+static void
+burst_finish(struct fwd_lcore *fl, struct fwd_burst *bt, uint64_t now, bool shared,
+	     struct lcore_stats *st)
+{
+	if (bt->n == 0)
+		return;
+	flows_update(app.ft, &bt->b, FLOW_V4, now, st, shared);
+	flows_update(app.ft, &bt->b, FLOW_V6, now, st, shared);
+	pkts_send(fl, bt->q->port, bt->pkts, bt->n, st);
+	bt->n = 0;
+	bt->b.n[FLOW_V4] = 0;
+	bt->b.n[FLOW_V6] = 0;
+}
+
+/* Publish one step's counts: one store per counter. */
+static void
+stats_publish(struct fwd_lcore *fl, const struct lcore_stats *st)
+{
+	stat_add(&fl->stats.rx, st->rx);
+	stat_add(&fl->stats.rx_bytes, st->rx_bytes);
+	stat_add(&fl->stats.tx, st->tx);
+	stat_add(&fl->stats.tx_drop, st->tx_drop);
+	stat_add(&fl->stats.lookups, st->lookups);
+	stat_add(&fl->stats.hits, st->hits);
+	stat_add(&fl->stats.ipv4, st->ipv4);
+	stat_add(&fl->stats.ipv6, st->ipv6);
+	stat_add(&fl->stats.other, st->other);
+	stat_add(&fl->stats.vlan, st->vlan);
+	if (unlikely(st->lookups != st->hits)) {
+		stat_add(&fl->stats.inserts, st->inserts);
+		stat_add(&fl->stats.insert_exist, st->insert_exist);
+		stat_add(&fl->stats.refused_full, st->refused_full);
+		stat_add(&fl->stats.refused_other, st->refused_other);
+		stat_add(&fl->stats.alloc_fail, st->alloc_fail);
 	}
+}
+
+/*
+ * One step of the pipeline: receive burst k from q (unless q is NULL: the
+ * pipeline drains), running the prefetch stages of the bursts in flight
+ * along the way, then look up and forward burst k - stages. So the memory
+ * round trips of a burst's lookup (bucket, object, next object of the
+ * chain) run while the lcore receives and parses the next bursts, instead
+ * of stalling it. With stages 0 a burst is looked up as soon as it is
+ * parsed. Returns the packets still in the pipeline.
+ */
+static unsigned int
+fwd_step(struct fwd_lcore *fl, struct fwd_pipe *p, unsigned int stages,
+	 const struct rxq_ref *q, uint64_t now, bool shared)
+{
+	const struct flow_table *ft = app.ft;
+	struct lcore_stats st = { 0 };
+	uint64_t k = p->step++;
+	unsigned int i, left = 0;
+
+	burst_receive(ft, p, k, stages, q, &st);
+	burst_finish(fl, &p->slot[(k - stages) % FWD_SLOTS], now, shared, &st);
+	stats_publish(fl, &st);
+	for (i = 0; i < FWD_SLOTS; i++)
+		left += p->slot[i].n;
+	return left;
 }
 
 int
@@ -264,22 +384,33 @@ fwd_lcore_main(void *arg)
 {
 	struct fwd_lcore *fl = arg;
 	struct rte_rcu_qsbr *v = app.ft->qsbr;
+	unsigned int stages = app.lookup_stages;
 	bool shared = app.counters_shared;
+	struct fwd_pipe *p;
 	unsigned int i;
-	uint64_t now;
 
+	p = rte_zmalloc_socket("fwd_pipe", sizeof(*p), RTE_CACHE_LINE_SIZE,
+			       rte_lcore_to_socket_id(fl->lcore_id));
+	if (p == NULL) {
+		printf("lcore %u: no memory for its pipeline\n", fl->lcore_id);
+		return -ENOMEM;
+	}
+	p->step = stages;	/* the first steps look up empty slots */
 	rte_rcu_qsbr_thread_register(v, fl->lcore_id);
 	rte_rcu_qsbr_thread_online(v, fl->lcore_id);
 	while (app.fwd_running) {
 		for (i = 0; i < fl->nb_rxq; i++) {
-			now = rte_rdtsc();
-			burst_process(fl, &fl->rxq[i], now, shared);
-			/* nothing found in this burst is used any more */
+			fwd_step(fl, p, stages, &fl->rxq[i], rte_rdtsc(), shared);
+			/* nothing found in this step is used any more */
 			rte_rcu_qsbr_quiescent(v, fl->lcore_id);
 		}
 	}
+	/* forward the bursts still in flight */
+	while (fwd_step(fl, p, stages, NULL, rte_rdtsc(), shared) != 0)
+		;
 	rte_rcu_qsbr_thread_offline(v, fl->lcore_id);
 	rte_rcu_qsbr_thread_unregister(v, fl->lcore_id);
+	rte_free(p);
 	return 0;
 }
 

@@ -307,6 +307,91 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 	return __builtin_popcountll(hits);
 }
 
+/*
+ * Bucket of key in the table a lookup would read first: tbl, or the next
+ * table when the worker has already emptied the key's bucket of tbl.
+ */
+static __rte_always_inline struct rte_rhash_head **
+prefetch_bucket_of(const struct rte_rhashtable *ht, const struct rht_table *tbl,
+		   const void *key, uint64_t *hash, uint32_t key_len, bool fast)
+{
+	const struct rht_table *later;
+
+	*hash = hash_k(ht, tbl, key, key_len, fast);
+	/* acquire: as in lookup_k() */
+	later = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+	if (unlikely(later != NULL) &&
+	    rht_hash_idx(tbl, *hash) < __atomic_load_n(&tbl->emptied, __ATOMIC_ACQUIRE)) {
+		tbl = later;
+		*hash = hash_k(ht, tbl, key, key_len, fast);
+	}
+	return rht_bucket(tbl, rht_hash_idx(tbl, *hash));
+}
+
+/*
+ * Stage depth of a bulk lookup, for a caller that pipelines its bursts:
+ * depth 0 prefetches the bucket of each key; depth d > 0 reads the bucket
+ * and the first d-1 objects of the key's chain (prefetched by the earlier
+ * stages), stops at the key's object, and prefetches the d-th object. A
+ * prefetch never faults and the stage returns nothing, so the caller may
+ * pass quiescent states between the stages: a concurrent change only makes
+ * a prefetch useless.
+ */
+static __rte_always_inline void
+prefetch_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint32_t depth,
+	   uint32_t key_len, bool fast)
+{
+	/* acquire: pairs with the release that publishes a new first table */
+	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	struct rte_rhash_head **bkt, *word, *he;
+	uint64_t hash;
+	uint32_t i, d;
+
+	for (i = 0; i < n; i++) {
+		bkt = prefetch_bucket_of(ht, tbl, keys[i], &hash, key_len, fast);
+		if (depth == 0) {
+			rte_prefetch0(bkt);
+			continue;
+		}
+		/* acquire: as in chain_find(), the objects are initialised */
+		word = __atomic_load_n(bkt, __ATOMIC_ACQUIRE);
+		if (!rht_bloom_may_hold(word, hash))
+			continue;
+		he = rht_ptr(word);
+		for (d = 1; d < depth && !rht_is_nulls(he); d++) {
+			if (match_k(ht, keys[i], he, key_len, fast))
+				break;
+			he = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE);
+		}
+		if (d == depth && !rht_is_nulls(he))
+			rte_prefetch0(rht_obj(ht, he));
+	}
+}
+
+int
+rte_rhashtable_prefetch_bulk(const struct rte_rhashtable *ht, const void **keys,
+			     uint32_t num_keys, uint32_t depth)
+{
+	if (unlikely(ht == NULL || keys == NULL || num_keys > RTE_RHASHTABLE_LOOKUP_BULK_MAX ||
+		     depth > RTE_RHASHTABLE_PREFETCH_DEPTH_MAX)) {
+		RHT_LOG(ERR, "bad argument (num_keys %u, at most %u; depth %u, at most %u)",
+			num_keys, RTE_RHASHTABLE_LOOKUP_BULK_MAX, depth,
+			RTE_RHASHTABLE_PREFETCH_DEPTH_MAX);
+		return -EINVAL;
+	}
+	switch (ht->fast_key_len) {
+	case 4: prefetch_k(ht, keys, num_keys, depth, 4, true); break;
+	case 8: prefetch_k(ht, keys, num_keys, depth, 8, true); break;
+	case 13: prefetch_k(ht, keys, num_keys, depth, 13, true); break;
+	case 16: prefetch_k(ht, keys, num_keys, depth, 16, true); break;
+	case 32: prefetch_k(ht, keys, num_keys, depth, 32, true); break;
+	case 40: prefetch_k(ht, keys, num_keys, depth, 40, true); break;
+	case 64: prefetch_k(ht, keys, num_keys, depth, 64, true); break;
+	default: prefetch_k(ht, keys, num_keys, depth, 0, false); break;
+	}
+	return 0;
+}
+
 /* Any table, any key: the whole algorithm, restarts and rehashes included. */
 static __rte_noinline struct rte_rhash_head *
 lookup_any(const struct rte_rhashtable *ht, const void *key)

@@ -69,6 +69,9 @@ extern "C" {
 /** Most keys one rte_rhashtable_lookup_bulk() call takes. */
 #define RTE_RHASHTABLE_LOOKUP_BULK_MAX 64
 
+/** Deepest stage rte_rhashtable_prefetch_bulk() takes. */
+#define RTE_RHASHTABLE_PREFETCH_DEPTH_MAX 2
+
 /** Objects at which insertion fails with -E2BIG when max_size is 0. */
 #define RTE_RHASHTABLE_MAX_ELEMS (1U << 31)
 
@@ -386,6 +389,54 @@ __rte_experimental
 int
 rte_rhashtable_lookup_bulk(const struct rte_rhashtable *ht, const void **keys,
 			   uint32_t num_keys, uint64_t *hit_mask, void *objs[]);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * One early stage of a bulk lookup pipelined across bursts: start the
+ * memory accesses of a later rte_rhashtable_lookup_bulk() of the same keys,
+ * so that they run while the caller works on other bursts.
+ *
+ * A bulk lookup overlaps the memory accesses of its burst, but it still
+ * waits for the round trips that depend on each other: the bucket, then
+ * the first object of the chain, then the next object for the keys that
+ * are further down their chain (about one in five at the usual load). A
+ * caller with bursts in flight can start them earlier, behind its other
+ * work: at each step it receives burst k and calls this function with
+ * depth 0 on it (and depth 1 on burst k-1, ...), then looks up burst k-1
+ * (or k-2, ...). Prefetch a few keys at a time, between other work: a core
+ * keeps only a dozen or so misses in flight and a prefetch beyond that
+ * waits. Each stage hashes the keys again; whether the deeper stages pay
+ * for that depends on the machine (the programmer's guide has figures).
+ *
+ * - depth 0: hash each key and prefetch its bucket;
+ * - depth d > 0: read the key's bucket and the first d-1 objects of its
+ *   chain (prefetched by the earlier stages), stop at the key's object, and
+ *   prefetch the chain's d-th object, unless the bucket's hash summary
+ *   rules the key out.
+ *
+ * Reader, as rte_rhashtable_lookup(), but it returns nothing to use: the
+ * caller may report quiescent states between the stages of a burst, and a
+ * stage that ran before the table changed only wastes a prefetch.
+ *
+ * @param ht
+ *   The table.
+ * @param keys
+ *   num_keys keys.
+ * @param num_keys
+ *   0 to RTE_RHASHTABLE_LOOKUP_BULK_MAX.
+ * @param depth
+ *   0 to RTE_RHASHTABLE_PREFETCH_DEPTH_MAX.
+ * @return
+ *   0, or -EINVAL (NULL argument, num_keys above
+ *   RTE_RHASHTABLE_LOOKUP_BULK_MAX or depth above
+ *   RTE_RHASHTABLE_PREFETCH_DEPTH_MAX).
+ */
+__rte_experimental
+int
+rte_rhashtable_prefetch_bulk(const struct rte_rhashtable *ht, const void **keys,
+			     uint32_t num_keys, uint32_t depth);
 
 /**
  * @warning
