@@ -56,7 +56,7 @@ struct fg_port {
 /* port setup */
 
 static int
-fg_port_open(const char *args, uint16_t nb_queues, struct fg_port *p)
+fg_port_open_tx(const char *args, uint16_t nb_queues, uint64_t tx_offloads, struct fg_port *p)
 {
 	struct rte_eth_conf conf;
 	uint16_t q;
@@ -76,6 +76,7 @@ fg_port_open(const char *args, uint16_t nb_queues, struct fg_port *p)
 	if (p->mp == NULL)
 		goto err;
 	memset(&conf, 0, sizeof(conf));
+	conf.txmode.offloads = tx_offloads;
 	if (rte_eth_dev_configure(p->port_id, nb_queues, nb_queues, &conf) != 0)
 		goto err;
 	for (q = 0; q < nb_queues; q++) {
@@ -93,6 +94,12 @@ err:
 	rte_mempool_free(p->mp);
 	p->mp = NULL;
 	return -1;
+}
+
+static int
+fg_port_open(const char *args, uint16_t nb_queues, struct fg_port *p)
+{
+	return fg_port_open_tx(args, nb_queues, 0, p);
 }
 
 static void
@@ -619,9 +626,13 @@ test_flowgen_churn(void)
 	return TEST_SUCCESS;
 }
 
-/* TX frees (the pool fills up again) and the stats count both ways. */
+/*
+ * TX frees (the pool fills up again) and the stats count both ways; with
+ * tx_offloads RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, TX puts the mbufs back to
+ * their pool directly.
+ */
 static int
-test_flowgen_tx_stats(void)
+test_flowgen_tx_stats_one(uint64_t tx_offloads)
 {
 	struct rte_mbuf *bufs[FG_BURST];
 	struct rte_eth_dev_info info;
@@ -631,8 +642,11 @@ test_flowgen_tx_stats(void)
 	unsigned int avail, i;
 	uint16_t n;
 
-	TEST_ASSERT_SUCCESS(fg_port_open("flows=10,pkt_size=100,queues=2", 2, &p), "open");
+	TEST_ASSERT_SUCCESS(fg_port_open_tx("flows=10,pkt_size=100,queues=2", 2, tx_offloads, &p),
+			    "open");
 	TEST_ASSERT_SUCCESS(rte_eth_dev_info_get(p.port_id, &info), "dev info");
+	TEST_ASSERT(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE,
+		    "MBUF_FAST_FREE not offered");
 	TEST_ASSERT_EQUAL(info.max_rx_queues, 2, "max_rx_queues");
 	TEST_ASSERT_EQUAL(info.max_tx_queues, 2, "max_tx_queues");
 	TEST_ASSERT(info.max_rx_pktlen >= 100, "max_rx_pktlen %u", info.max_rx_pktlen);
@@ -661,6 +675,13 @@ test_flowgen_tx_stats(void)
 		"stats not reset");
 	fg_port_close(&p);
 	return TEST_SUCCESS;
+}
+
+static int
+test_flowgen_tx_stats(void)
+{
+	TEST_ASSERT_SUCCESS(test_flowgen_tx_stats_one(0), "TX with rte_pktmbuf_free_bulk");
+	return test_flowgen_tx_stats_one(RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
 }
 
 /* Bad devargs fail the probe. */

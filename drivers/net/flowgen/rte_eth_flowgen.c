@@ -220,6 +220,7 @@ struct flowgen_txq {
 	uint64_t bytes;
 	uint64_t pkts_base;
 	uint64_t bytes_base;
+	bool fast_free;			/* RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE */
 };
 
 struct pmd_internals {
@@ -936,9 +937,19 @@ flowgen_tx(void *queue, struct rte_mbuf **bufs, uint16_t nb_bufs)
 	uint64_t bytes = 0;
 	uint16_t i;
 
+	if (unlikely(nb_bufs == 0))
+		return 0;
 	for (i = 0; i < nb_bufs; i++)
 		bytes += rte_pktmbuf_pkt_len(bufs[i]);
-	rte_pktmbuf_free_bulk(bufs, nb_bufs);
+	/*
+	 * Fast free: the application promised what a NIC's completion path
+	 * relies on (one mempool, direct mbufs of one segment, reference
+	 * count 1), so the mbufs go back to their pool as they are.
+	 */
+	if (q->fast_free)
+		rte_mempool_put_bulk(bufs[0]->pool, (void **)bufs, nb_bufs);
+	else
+		rte_pktmbuf_free_bulk(bufs, nb_bufs);
 	flowgen_count(&q->pkts, &q->bytes, nb_bufs, bytes);
 	return nb_bufs;
 }
@@ -1121,6 +1132,8 @@ flowgen_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->hash_key_size = RTE_PMD_FLOWGEN_RSS_KEY_LEN;
 	info->flow_type_rss_offloads = FLOWGEN_RSS_OFFLOADS;
 	info->rx_offload_capa = RTE_ETH_RX_OFFLOAD_RSS_HASH | RTE_ETH_RX_OFFLOAD_CHECKSUM;
+	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	info->tx_queue_offload_capa = RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	info->speed_capa = RTE_ETH_LINK_SPEED_10G;
 	return 0;
 }
@@ -1206,13 +1219,17 @@ flowgen_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc _
 
 static int
 flowgen_tx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc __rte_unused,
-		unsigned int socket_id, const struct rte_eth_txconf *conf __rte_unused)
+		unsigned int socket_id, const struct rte_eth_txconf *conf)
 {
+	uint64_t offloads = dev->data->dev_conf.txmode.offloads;
 	struct flowgen_txq *q;
 
+	if (conf != NULL)
+		offloads |= conf->offloads;
 	q = rte_zmalloc_socket("flowgen_txq", sizeof(*q), RTE_CACHE_LINE_SIZE, socket_id);
 	if (q == NULL)
 		return -ENOMEM;
+	q->fast_free = (offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) != 0;
 	dev->data->tx_queues[qid] = q;
 	return 0;
 }
