@@ -150,6 +150,40 @@ lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, boo
 }
 
 /*
+ * The table after tbl, or NULL when tbl is not being rehashed; *emptied is
+ * then how many of tbl's buckets the worker has emptied for good.
+ */
+static __rte_always_inline const struct rht_table *
+rehash_progress(const struct rht_table *tbl, uint32_t *emptied)
+{
+	/* acquire: pairs with the release in rht_table_attach() */
+	const struct rht_table *later = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+
+	/* acquire: pairs with the worker's release once a bucket is empty:
+	 * the objects it moved are linked in a later table
+	 */
+	*emptied = later != NULL ? __atomic_load_n(&tbl->emptied, __ATOMIC_ACQUIRE) : 0;
+	return later;
+}
+
+/*
+ * The table where a key is looked for first: tbl, or later (from
+ * rehash_progress()) when the key's bucket of tbl is already emptied. *hash
+ * is the key's hash in that table.
+ */
+static __rte_always_inline const struct rht_table *
+key_table(const struct rte_rhashtable *ht, const struct rht_table *tbl,
+	  const struct rht_table *later, uint32_t emptied, const void *key, uint64_t *hash,
+	  uint32_t key_len, bool fast)
+{
+	*hash = hash_k(ht, tbl, key, key_len, fast);
+	if (later == NULL || rht_hash_idx(tbl, *hash) >= emptied)
+		return tbl;
+	*hash = hash_k(ht, later, key, key_len, fast);
+	return later;
+}
+
+/*
  * First object of bucket bkt that may hold the key, prefetched; NULL when
  * the bucket's summary rules the key out or the chain is empty.
  */
@@ -215,28 +249,17 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const 
 	struct rte_rhash_head *cur[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint64_t m, walking = 0, found = 0, next;
-	const struct rht_table *later = NULL, *t = tbl;
+	const struct rht_table *later = NULL, *t;
 	uint32_t i, emptied = 0;
 
-	if (resizing) {
-		/* acquire: pairs with the release in rht_table_attach() */
-		later = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
-		/* acquire: pairs with the worker's release once a bucket is
-		 * empty: the objects it moved are linked in a later table
-		 */
-		if (later != NULL)
-			emptied = __atomic_load_n(&tbl->emptied, __ATOMIC_ACQUIRE);
-	}
+	if (resizing)
+		later = rehash_progress(tbl, &emptied);
 	for (m = todo; m != 0; m &= m - 1) {
 		i = __builtin_ctzll(m);
-		hashes[i] = hash_k(ht, tbl, keys[i], key_len, fast);
+		t = key_table(ht, tbl, later, emptied, keys[i], &hashes[i], key_len, fast);
 		if (resizing) {
-			t = tbl;
-			if (rht_hash_idx(tbl, hashes[i]) < emptied) {
-				t = later;
-				hashes[i] = hash_k(ht, t, keys[i], key_len, fast);
+			if (t != tbl)
 				*in_next |= UINT64_C(1) << i;
-			}
 			tbls[i] = t;
 		}
 		bkts[i] = rht_bucket(t, rht_hash_idx(t, hashes[i]));
@@ -308,63 +331,36 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 }
 
 /*
- * Bucket of key in the table a lookup would read first: tbl, or the next
- * table when the worker has already emptied the key's bucket of tbl.
- */
-static __rte_always_inline struct rte_rhash_head **
-prefetch_bucket_of(const struct rte_rhashtable *ht, const struct rht_table *tbl,
-		   const void *key, uint64_t *hash, uint32_t key_len, bool fast)
-{
-	const struct rht_table *later;
-
-	*hash = hash_k(ht, tbl, key, key_len, fast);
-	/* acquire: as in lookup_k() */
-	later = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
-	if (unlikely(later != NULL) &&
-	    rht_hash_idx(tbl, *hash) < __atomic_load_n(&tbl->emptied, __ATOMIC_ACQUIRE)) {
-		tbl = later;
-		*hash = hash_k(ht, tbl, key, key_len, fast);
-	}
-	return rht_bucket(tbl, rht_hash_idx(tbl, *hash));
-}
-
-/*
  * Stage depth of a bulk lookup, for a caller that pipelines its bursts:
- * depth 0 prefetches the bucket of each key; depth d > 0 reads the bucket
- * and the first d-1 objects of the key's chain (prefetched by the earlier
- * stages), stops at the key's object, and prefetches the d-th object. A
- * prefetch never faults and the stage returns nothing, so the caller may
- * pass quiescent states between the stages: a concurrent change only makes
- * a prefetch useless.
+ * depth 0 prefetches the bucket of each key; depth d > 0 steps through the
+ * key's chain as a bulk lookup's rounds do (the bucket and the first d-1
+ * objects, prefetched by the earlier stages), stops at the key's object,
+ * and prefetches the d-th. A prefetch never faults and the stage returns
+ * nothing, so the caller may pass quiescent states between the stages: a
+ * concurrent change only makes a prefetch useless.
  */
 static __rte_always_inline void
 prefetch_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint32_t depth,
 	   uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
-	struct rte_rhash_head **bkt, *word, *he;
+	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE), *t, *later;
+	struct rte_rhash_head **bkt, *he;
+	uint32_t i, d, emptied;
 	uint64_t hash;
-	uint32_t i, d;
 
+	later = rehash_progress(tbl, &emptied);
 	for (i = 0; i < n; i++) {
-		bkt = prefetch_bucket_of(ht, tbl, keys[i], &hash, key_len, fast);
+		t = key_table(ht, tbl, later, emptied, keys[i], &hash, key_len, fast);
+		bkt = rht_bucket(t, rht_hash_idx(t, hash));
 		if (depth == 0) {
 			rte_prefetch0(bkt);
 			continue;
 		}
-		/* acquire: as in chain_find(), the objects are initialised */
-		word = __atomic_load_n(bkt, __ATOMIC_ACQUIRE);
-		if (!rht_bloom_may_hold(word, hash))
-			continue;
-		he = rht_ptr(word);
-		for (d = 1; d < depth && !rht_is_nulls(he); d++) {
-			if (match_k(ht, keys[i], he, key_len, fast))
-				break;
-			he = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE);
-		}
-		if (d == depth && !rht_is_nulls(he))
-			rte_prefetch0(rht_obj(ht, he));
+		he = chain_start(ht, bkt, hash);
+		for (d = 1; d < depth && he != NULL && !match_k(ht, keys[i], he, key_len, fast);
+		     d++)
+			he = chain_next(ht, t, bkt, hash, he);
 	}
 }
 
