@@ -270,10 +270,9 @@ pipe_prefetch(const struct flow_table *ft, struct fwd_pipe *p, uint64_t k, unsig
 /*
  * Receive burst k (from q; none when q is NULL) and parse its keys. Every
  * FWD_PREFETCH_CHUNK packets, run the prefetch stages on as many keys:
- * stage 0 (buckets) on the keys just parsed, stage d on burst k-d. Returns
- * the packets received.
+ * stage 0 (buckets) on the keys just parsed, stage d on burst k-d.
  */
-static uint16_t
+static void
 burst_receive(const struct flow_table *ft, struct fwd_pipe *p, uint64_t k,
 	      unsigned int stages, const struct rxq_ref *q, struct lcore_stats *st)
 {
@@ -312,7 +311,6 @@ burst_receive(const struct flow_table *ft, struct fwd_pipe *p, uint64_t k,
 	/* the rest: a short burst's keys, the older bursts' longer ones */
 	pipe_prefetch(ft, p, k, stages, c, FLOWPMD_BURST);
 	st->rx += n;
-	return n;
 }
 
 /* The last stage: look the flows up, create the missing ones, forward. */
@@ -326,8 +324,6 @@ burst_finish(struct fwd_lcore *fl, struct fwd_burst *bt, uint64_t now, bool shar
 	flows_update(app.ft, &bt->b, FLOW_V6, now, st, shared);
 	pkts_send(fl, bt->q->port, bt->pkts, bt->n, st);
 	bt->n = 0;
-	bt->b.n[FLOW_V4] = 0;
-	bt->b.n[FLOW_V6] = 0;
 }
 
 /* Publish one step's counts: one store per counter. */
@@ -360,23 +356,19 @@ stats_publish(struct fwd_lcore *fl, const struct lcore_stats *st)
  * round trips of a burst's lookup (bucket, object, next object of the
  * chain) run while the lcore receives and parses the next bursts, instead
  * of stalling it. With stages 0 a burst is looked up as soon as it is
- * parsed. Returns the packets still in the pipeline.
+ * parsed.
  */
-static unsigned int
+static void
 fwd_step(struct fwd_lcore *fl, struct fwd_pipe *p, unsigned int stages,
 	 const struct rxq_ref *q, uint64_t now, bool shared)
 {
 	const struct flow_table *ft = app.ft;
 	struct lcore_stats st = { 0 };
 	uint64_t k = p->step++;
-	unsigned int i, left = 0;
 
 	burst_receive(ft, p, k, stages, q, &st);
 	burst_finish(fl, &p->slot[(k - stages) % FWD_SLOTS], now, shared, &st);
 	stats_publish(fl, &st);
-	for (i = 0; i < FWD_SLOTS; i++)
-		left += p->slot[i].n;
-	return left;
 }
 
 int
@@ -405,9 +397,9 @@ fwd_lcore_main(void *arg)
 			rte_rcu_qsbr_quiescent(v, fl->lcore_id);
 		}
 	}
-	/* forward the bursts still in flight */
-	while (fwd_step(fl, p, stages, NULL, rte_rdtsc(), shared) != 0)
-		;
+	/* forward the bursts still in flight: the last stages received */
+	for (i = 0; i < stages; i++)
+		fwd_step(fl, p, stages, NULL, rte_rdtsc(), shared);
 	rte_rcu_qsbr_thread_offline(v, fl->lcore_id);
 	rte_rcu_qsbr_thread_unregister(v, fl->lcore_id);
 	rte_free(p);
