@@ -627,6 +627,78 @@ test_flowgen_churn(void)
 }
 
 /*
+ * A renewed flow is retired for good: over consecutive windows of packets
+ * the windows a tuple is seen in are consecutive. On one queue the renewals
+ * sweep the population, so after more renewals than flows none of the first
+ * flows is left (renewing flows picked at random would leave ~5% of them
+ * after three times as many).
+ */
+#define FG_RETIRE_WINDOWS	6
+#define FG_RETIRE_PKTS		20000
+
+static int
+fg_retire_check(struct fg_set *win, struct fg_set *all)
+{
+	unsigned int w, first_left = 0;
+	uint32_t i, m;
+
+	for (w = 0; w < FG_RETIRE_WINDOWS; w++) {
+		for (i = 0; i <= win[w].mask; i++) {
+			struct fg_entry *e;
+
+			if (!win[w].e[i].used)
+				continue;
+			e = fg_set_get(all, &win[w].e[i].key);
+			TEST_ASSERT_NOT_NULL(e, "tuple set full");
+			e->count |= 1u << w;
+		}
+	}
+	for (i = 0; i <= all->mask; i++) {
+		if (!all->e[i].used)
+			continue;
+		m = all->e[i].count;
+		m >>= rte_bsf32(m);
+		TEST_ASSERT((m & (m + 1)) == 0, "a tuple came back: seen in windows 0x%x",
+			all->e[i].count);
+		first_left += (all->e[i].count & 1) &&
+			(all->e[i].count >> (FG_RETIRE_WINDOWS - 1));
+	}
+	printf("churn: %u tuples in %u windows of %u packets, %u of the first window's "
+		"in the last\n", all->nb, FG_RETIRE_WINDOWS, FG_RETIRE_PKTS, first_left);
+	TEST_ASSERT_EQUAL(first_left, 0, "flows of the first window never renewed");
+	return TEST_SUCCESS;
+}
+
+static int
+test_flowgen_churn_retired(void)
+{
+	struct fg_set win[FG_RETIRE_WINDOWS], all;
+	struct fg_port p;
+	unsigned int w;
+	int ret = TEST_SUCCESS;
+
+	/* 200 flows, 100 renewals per window: a flow lives about two windows */
+	TEST_ASSERT_SUCCESS(fg_port_open("flows=200,seed=6,new_flow_rate=0.005", 1, &p),
+		"open");
+	memset(win, 0, sizeof(win));
+	for (w = 0; w < FG_RETIRE_WINDOWS && ret == TEST_SUCCESS; w++) {
+		ret = fg_set_init(&win[w], 1024) == 0 ? TEST_SUCCESS : TEST_FAILED;
+		if (ret == TEST_SUCCESS)
+			ret = fg_collect(&p, 0, FG_RETIRE_PKTS, &win[w]);
+	}
+	fg_port_close(&p);
+	if (ret == TEST_SUCCESS)
+		ret = fg_set_init(&all, 2048) == 0 ? TEST_SUCCESS : TEST_FAILED;
+	if (ret == TEST_SUCCESS) {
+		ret = fg_retire_check(win, &all);
+		fg_set_free(&all);
+	}
+	for (w = 0; w < FG_RETIRE_WINDOWS; w++)
+		fg_set_free(&win[w]);
+	return ret;
+}
+
+/*
  * TX frees (the pool fills up again) and the stats count both ways; with
  * tx_offloads RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, TX puts the mbufs back to
  * their pool directly.
@@ -713,6 +785,7 @@ static struct unit_test_suite flowgen_suite = {
 		TEST_CASE(test_flowgen_zipf),
 		TEST_CASE(test_flowgen_queues),
 		TEST_CASE(test_flowgen_churn),
+		TEST_CASE(test_flowgen_churn_retired),
 		TEST_CASE(test_flowgen_queues_churn),
 		TEST_CASE(test_flowgen_tx_stats),
 		TEST_CASE(test_flowgen_bad_args),

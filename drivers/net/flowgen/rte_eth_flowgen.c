@@ -19,11 +19,13 @@
  *    precomputed sum (constant header words, payload) plus the sum of the
  *    few varying words.
  *  - Each queue owns slots, one flow per slot. Slot s of queue q holds flow
- *    id s * nb_queues + q + g * lines in its generation g. A queue keeps a
- *    table of generations only when it needs one: with churn (a new flow is
- *    the next generation of a slot) or with several queues (a slot skips the
- *    generations whose RSS hash lands on another queue). One queue without
- *    churn has all generations 0: the flow of slot s is id s, no memory read.
+ *    id s * nb_queues + q + g * lines in its generation g; a new flow (churn)
+ *    is the next generation of a slot. With several queues a slot skips the
+ *    generations whose RSS hash lands on another queue, so the queue keeps a
+ *    table of generations. One queue keeps none: without churn every slot is
+ *    in generation 0, and with churn the slots are renewed in the order of a
+ *    fixed permutation, so a slot's generation is computed from the number
+ *    of renewals so far. Either way no per-flow memory is read.
  *  - Popularity picks a slot: uniformly (one random number, a multiply-high
  *    reduction), or by zipf rank with an alias table (rank = slot).
  * Table entries (alias, generation) are random reads: they are prefetched a
@@ -185,7 +187,7 @@ struct flowgen_rxq {
 	struct rte_mempool *mp;
 	const struct flowgen_tmpl *tmpl;	/* [FLOWGEN_TMPL_NUM] */
 	const uint32_t (*rss_tab)[256];		/* the port's [FLOWGEN_RSS_TABS] */
-	uint32_t *gen;			/* slot -> generation; NULL: all 0 */
+	uint32_t *gen;			/* slot -> generation; NULL: one queue */
 	struct flowgen_alias *alias;	/* NULL: uniform popularity */
 	uint32_t nb_flows;		/* slots */
 	uint16_t pkt_size;
@@ -203,6 +205,11 @@ struct flowgen_rxq {
 	uint32_t pre_slot[FLOWGEN_AHEAD]; /* zipf: drawn slots, alias entry prefetched */
 	uint32_t pre_hi[FLOWGEN_AHEAD];	/* zipf: their alias decision bits */
 	uint64_t churn_left;		/* packets of this chunk before the next new flow */
+	uint64_t sweep;			/* one queue, churn: sweep positions passed */
+	uint64_t sweep_mul;		/* position -> slot, odd */
+	uint64_t sweep_inv;		/* slot -> position: sweep_mul's inverse */
+	uint64_t sweep_mask;		/* positions: a power of two >= nb_flows */
+	unsigned int sweep_bits;	/* log2(sweep_mask + 1) */
 	double churn_inv_log;		/* 1 / ln(1 - new_flow_rate), gap sampling */
 	int churn;			/* new_flow_rate > 0 */
 	/* written on every burst, read by stats_get */
@@ -602,15 +609,15 @@ flowgen_rxq_free(struct flowgen_rxq *q)
 }
 
 /*
- * A generation table is needed when slots leave generation 0: with churn, or
- * with several queues (generation 0 of a slot may hash to another queue).
+ * A generation table is needed with several queues: generation 0 of a slot
+ * may hash to another queue, and so may the next one of a renewed slot.
  */
 static int
 flowgen_gen_create(struct flowgen_rxq *q, int socket_id)
 {
 	uint32_t s;
 
-	if (!q->churn && q->nb_queues == 1)
+	if (q->nb_queues == 1)
 		return 0;
 	q->gen = rte_malloc_socket("flowgen_gen", sizeof(*q->gen) * q->nb_flows,
 			RTE_CACHE_LINE_SIZE, socket_id);
@@ -639,6 +646,38 @@ flowgen_population_create(struct flowgen_rxq *q, uint32_t nb_flows, int socket_i
 	if (q->alias == NULL)
 		return -ENOMEM;
 	return flowgen_alias_build(q->alias, nb_flows, pi->opt.zipf_s);
+}
+
+/* Inverse of an odd number modulo 2^64 (Newton: each step doubles the good bits). */
+static uint64_t
+flowgen_odd_inverse(uint64_t a)
+{
+	uint64_t x = a;	/* right modulo 2^3 */
+	int i;
+
+	for (i = 0; i < 5; i++)
+		x *= 2 - a * x;
+	return x;
+}
+
+/*
+ * One queue with churn renews its slots in a sweep: position p of the sweep
+ * (over a power of two covering the slots) renews slot p * mul, modulo that
+ * power of two, positions of no slot being skipped. Multiplying by an odd
+ * number permutes the positions, and its inverse gives a slot's position
+ * back, so a slot's generation is a function of the sweep's progress.
+ */
+static void
+flowgen_sweep_init(struct flowgen_rxq *q)
+{
+	q->sweep_bits = 0;
+	while ((UINT64_C(1) << q->sweep_bits) < q->nb_flows)
+		q->sweep_bits++;
+	q->sweep_mask = (UINT64_C(1) << q->sweep_bits) - 1;
+	/* a seeded odd multiplier: each seed renews in another order */
+	q->sweep_mul = flowgen_mix64(q->id_salt + 1) | 1;
+	q->sweep_inv = flowgen_odd_inverse(q->sweep_mul);
+	q->sweep = 0;
 }
 
 /* Packets until the next new flow: geometric with mean 1 / new_flow_rate. */
@@ -724,9 +763,46 @@ flowgen_pick_init(struct flowgen_rxq *q)
 		flowgen_pick(q, unused, FLOWGEN_AHEAD);
 }
 
+/* One queue: the slot the sweep renews next, the sweep moving past it. */
+static uint32_t
+flowgen_sweep_next(struct flowgen_rxq *q)
+{
+	uint64_t s;
+
+	do
+		s = (q->sweep++ * q->sweep_mul) & q->sweep_mask;
+	while (s >= q->nb_flows);
+	return (uint32_t)s;
+}
+
 /*
- * New flows due in this chunk each take a uniformly chosen slot to its next
- * generation (skipping those of other queues), and the packet is its first.
+ * One queue: a slot's generation is the number of sweeps completed, plus
+ * one when the current sweep has passed the slot's position.
+ */
+static inline uint32_t
+flowgen_sweep_gen(const struct flowgen_rxq *q, uint32_t slot)
+{
+	uint64_t pos = ((uint64_t)slot * q->sweep_inv) & q->sweep_mask;
+
+	return (uint32_t)((q->sweep >> q->sweep_bits) + (pos < (q->sweep & q->sweep_mask)));
+}
+
+/*
+ * Several queues: a uniformly chosen slot goes to its next generation of
+ * this queue's own.
+ */
+static uint32_t
+flowgen_renew_random(struct flowgen_rxq *q)
+{
+	uint32_t s = flowgen_below((uint32_t)flowgen_rand(&q->rng), q->nb_flows);
+
+	q->gen[s] = flowgen_gen_find(q, s, q->gen[s] + 1);
+	return s;
+}
+
+/*
+ * New flows due in this chunk each take a slot to its next generation, and
+ * the packet is the new flow's first.
  */
 static inline void
 flowgen_churn(struct flowgen_rxq *q, uint32_t *slot, unsigned int n)
@@ -734,20 +810,21 @@ flowgen_churn(struct flowgen_rxq *q, uint32_t *slot, unsigned int n)
 	if (!q->churn)
 		return;
 	while (q->churn_left < n) {
-		uint32_t s = flowgen_below((uint32_t)flowgen_rand(&q->rng), q->nb_flows);
-
-		q->gen[s] = flowgen_gen_find(q, s, q->gen[s] + 1);
-		slot[q->churn_left] = s;
+		slot[q->churn_left] = q->gen != NULL ? flowgen_renew_random(q) :
+			flowgen_sweep_next(q);
 		q->churn_left += flowgen_churn_gap(q);
 	}
 	q->churn_left -= n;
 }
 
 /*
- * The generations of the chunk's slots, read in a loop of their own: the
- * loads are independent, so those the prefetch did not cover in time overlap
- * instead of each stalling a frame build (measured with 16M flows and churn:
- * 54 ns per packet when read in the build loop, 25 ns here).
+ * The generations of the chunk's slots, in a loop of their own. From a table
+ * the loads are independent, so those the prefetch did not cover in time
+ * overlap instead of each stalling a frame build (measured with 16M flows
+ * and churn: 54 ns per packet when read in the build loop, 25 ns here). One
+ * queue computes them: in dpdk-flowpmd with 1M flows and 1% churn the table
+ * loads and their prefetches took 11% of the forwarding lcore, the flow
+ * table's misses leaving them little room.
  */
 static inline void
 flowgen_gens(const struct flowgen_rxq *q, const uint32_t *slot, uint32_t *gen,
@@ -755,12 +832,15 @@ flowgen_gens(const struct flowgen_rxq *q, const uint32_t *slot, uint32_t *gen,
 {
 	unsigned int i;
 
-	if (q->gen == NULL) {
+	if (q->gen != NULL) {
+		for (i = 0; i < n; i++)
+			gen[i] = q->gen[slot[i]];
+	} else if (q->churn) {
+		for (i = 0; i < n; i++)
+			gen[i] = flowgen_sweep_gen(q, slot[i]);
+	} else {
 		memset(gen, 0, sizeof(*gen) * n);
-		return;
 	}
-	for (i = 0; i < n; i++)
-		gen[i] = q->gen[slot[i]];
 }
 
 /* Frames other than 64 bytes: out of line, rte_memcpy is large. */
@@ -1211,8 +1291,10 @@ flowgen_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc _
 	}
 	if (share != 0)
 		flowgen_pick_init(q);
-	if (q->churn)
+	if (q->churn) {
+		flowgen_sweep_init(q);
 		q->churn_left = flowgen_churn_gap(q) - 1;
+	}
 	dev->data->rx_queues[qid] = q;
 	return 0;
 }

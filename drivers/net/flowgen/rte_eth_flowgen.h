@@ -18,7 +18,10 @@
  *                        the configured RX queues by RSS
  *   dist=uniform|zipf[:<s>]  flow popularity (zipf exponent s, default 1.0)
  *   new_flow_rate=<p>    share of packets (0..1) that start a new flow, which
- *                        replaces a flow of the population picked uniformly
+ *                        replaces a flow of the population: with one queue
+ *                        in the order of a seeded permutation (each flow
+ *                        once per `flows` new flows), with several queues a
+ *                        flow of the queue's own picked uniformly
  *   ipv6=0|1             IPv6 instead of IPv4
  *   proto=udp|tcp|mix    L4 protocol; mix gives each flow one of both
  *   pkt_size=<bytes>     frame length (pkt_len), default 64 (or the smallest
@@ -38,10 +41,10 @@
  *     reta[hash % RTE_PMD_FLOWGEN_RETA_SIZE] with reta[i] = i % nb_rx_queues.
  *
  * Cost: a packet's headers, checksums and RSS hash are computed from its
- * flow number, so with one queue, uniform popularity and no churn the
+ * flow number, so with one queue and uniform popularity (churn or not) the
  * generator reads no per-flow memory and its cost does not depend on flows.
- * Per-flow memory, read a burst ahead: 4 bytes with new_flow_rate > 0 or
- * several RX queues, 8 bytes with dist=zipf.
+ * Per-flow memory, read a burst ahead: 4 bytes with several RX queues,
+ * 8 bytes with dist=zipf.
  */
 
 #ifdef __cplusplus
