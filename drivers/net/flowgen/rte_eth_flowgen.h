@@ -36,7 +36,8 @@
  *   - every 5-tuple is distinct over the life of the port, churn included
  *     (until one flow's place in the population has been renewed 2^32
  *     times, about flows x 2^32 new flows);
- *   - mbuf hash.rss is the Toeplitz hash of (src, dst, sport, dport) with the
+ *   - in RSS Rx mode (mq_mode RTE_ETH_MQ_RX_RSS; not computed otherwise),
+ *     mbuf hash.rss is the Toeplitz hash of (src, dst, sport, dport) with the
  *     key reported by rte_eth_dev_rss_hash_conf_get(), and a flow's queue is
  *     reta[hash % RTE_PMD_FLOWGEN_RETA_SIZE] with reta[i] = i % nb_rx_queues.
  *
