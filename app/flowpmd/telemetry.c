@@ -169,6 +169,8 @@ add_totals(struct rte_tel_data *d, const struct app_totals *t)
 	ADD_U64(d, "buckets", t->t.buckets);
 	ADD_U64(d, "tables", t->t.tables);
 	ADD_U64(d, "rehashes", t->t.rehashes);
+	ADD_U64(d, "grows", t->t.grows);
+	ADD_U64(d, "shrinks", t->t.shrinks);
 	rte_tel_data_add_dict_int(d, "reclaim_pending", (int)t->t.reclaim_pending);
 	ADD_U64(d, "table_bytes", t->t.bytes);
 }

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The rte_rhashtable authors
+"""dpdk-flowpmd, interactive, on net_flowgen: `start` fills the table with
+the generator's flows (it grows), `stop` ends the traffic, and aging on the
+main lcore must then remove every flow and the table must shrink back
+(watched over telemetry: flows 0, fewer buckets than at the peak, shrinks
+counted), with no insert refused. `quit` must exit with status 0.
+
+Usage: test_flowpmd_aging.py DPDK_FLOWPMD WORKDIR
+Exit status: 0 pass, 1 fail.
+"""
+
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_flowpmd_telemetry import connect, socket_path  # noqa: E402
+
+FLOWS = 50000
+TIMEOUT_S = 1
+
+
+def wait_for(tel, pred, deadline):
+    """Poll /flowpmd/stats until pred holds; the last stats either way."""
+    stats = tel.query("/flowpmd/stats")
+    while time.monotonic() < deadline and not (stats is not None and pred(stats)):
+        time.sleep(0.2)
+        stats = tel.query("/flowpmd/stats")
+    return stats
+
+
+def send(proc, line):
+    print(">", line, flush=True)
+    proc.stdin.write(line + "\n")
+    proc.stdin.flush()
+
+
+def check(tel, proc):
+    errors = []
+    send(proc, "start")
+    full = wait_for(tel, lambda s: s["flows"] >= FLOWS, time.monotonic() + 30)
+    print("traffic:", full, flush=True)
+    if full is None or full["flows"] < FLOWS:
+        return ["the table never held the %d flows: %s" % (FLOWS, full)]
+    send(proc, "stop")
+    peak = tel.query("/flowpmd/stats")
+    empty = wait_for(tel, lambda s: s["flows"] == 0 and s["shrinks"] > peak["shrinks"] and
+                     s["tables"] == 1 and s["buckets"] * 8 <= peak["buckets"],
+                     time.monotonic() + 60)
+    print("stopped:", peak, "\nafter aging:", empty, flush=True)
+    if empty["flows"] != 0:
+        errors.append("%d flows left after the traffic ended" % empty["flows"])
+    if empty["buckets"] * 8 > peak["buckets"]:
+        errors.append("buckets %d, at the peak %d: the table did not shrink" %
+                      (empty["buckets"], peak["buckets"]))
+    if empty["shrinks"] <= peak["shrinks"]:
+        errors.append("no shrink counted")
+    if empty["flows_aged"] != empty["flows_created"]:
+        errors.append("aged %d of %d flows created" % (empty["flows_aged"],
+                                                       empty["flows_created"]))
+    if empty["refused_full"] + empty["refused_other"] != 0:
+        errors.append("inserts refused")
+    if empty["rx"] != empty["tx"]:
+        errors.append("rx %d, tx %d" % (empty["rx"], empty["tx"]))
+    return errors
+
+
+def main():
+    app, workdir = sys.argv[1], sys.argv[2]
+    os.makedirs(workdir, exist_ok=True)
+    prefix = "flowpmd_aging_%d" % os.getpid()
+    cmd = [app, "--no-pci", "--no-huge", "-m", "512", "-l", "0-1",
+           "--file-prefix=%s" % prefix, "--vdev", "net_flowgen0,flows=%d" % FLOWS, "--",
+           "-i", "--max-flows=%d" % (2 * FLOWS), "--flow-timeout=%d" % TIMEOUT_S]
+    print("running:", " ".join(cmd), flush=True)
+    log = open(os.path.join(workdir, "flowpmd.log"), "w+")
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT,
+                            text=True)
+    tel = connect(proc, socket_path(prefix), time.monotonic() + 20)
+    if tel is None:
+        errors = ["no telemetry socket at %s" % socket_path(prefix)]
+    else:
+        errors = check(tel, proc)
+        tel.close()
+    try:
+        send(proc, "quit")
+        rc = proc.wait(timeout=30)
+    except (subprocess.TimeoutExpired, BrokenPipeError):
+        proc.kill()
+        rc = proc.wait()
+    log.seek(0)
+    print(log.read())
+    log.close()
+    if rc != 0:
+        errors.append("dpdk-flowpmd exited with %d" % rc)
+    for e in errors:
+        print("FAIL:", e)
+    if errors:
+        return 1
+    print("PASS: the flows aged out and the table shrank after the traffic ended")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
