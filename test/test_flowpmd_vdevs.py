@@ -14,7 +14,10 @@ known in advance):
              per frame, and the output capture holds every frame.
   tap        net_tap: the frames are sent into the kernel side of the tap
              interface through an AF_PACKET socket, so the PMD receives
-             them; every flow of the file must be counted exactly.
+             them; every flow of the file must be counted exactly. The
+             frames go a batch at a time, the next once the application
+             (over telemetry) has received the previous ones, so that a
+             busy machine delays them instead of overflowing a queue.
   af_packet  net_af_packet on one end of a veth pair, the frames sent into
              the other end. The PMD's socket asks the kernel to reassemble
              IPv4 fragments (PACKET_FANOUT_FLAG_DEFRAG), so a fragmented
@@ -39,25 +42,31 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from test_flowpmd_pcap import flow_key  # noqa: E402
+from test_flowpmd_telemetry import connect, socket_path  # noqa: E402
 
 TAP_IFACE = "rhtflowtap0"
 VETH = ("rhtflowveth0", "rhtflowveth1")
+INJECT_BATCH = 32
 
 
-def run_app(app, workdir, name, vdevs, duration, wait=None):
-    """Run flowpmd in batch mode; wait(proc) runs meanwhile. Summary and dump."""
+def run_app(app, workdir, name, vdevs, duration=None, feed=None):
+    """Run flowpmd in batch mode for duration, or interactive with
+    feed(proc, file_prefix) typing its commands. Errors, summary and dump."""
     summary = os.path.join(workdir, name + "_summary.json")
     dump = os.path.join(workdir, name + "_flows.json")
+    prefix = "flowpmd_vdevs_%s_%d" % (name, os.getpid())
     cmd = [app, "--no-pci", "--no-huge", "-m", "512", "-l", "0-1",
-           "--file-prefix=flowpmd_vdevs_%s" % name]
+           "--file-prefix=%s" % prefix]
     for v in vdevs:
         cmd += ["--vdev", v]
-    cmd += ["--", "--max-flows=8192", "--flow-timeout=1000", "--duration=%s" % duration,
+    cmd += ["--", "--max-flows=8192", "--flow-timeout=1000",
             "--json=%s" % summary, "--dump-flows=%s" % dump]
+    cmd += ["-i"] if feed else ["--duration=%s" % duration]
     print("running:", " ".join(cmd), flush=True)
     log = open(os.path.join(workdir, name + ".log"), "w+")
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True)
-    errors = wait(proc) if wait else []
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE if feed else None, stdout=log,
+                            stderr=subprocess.STDOUT, text=True)
+    errors = feed(proc, prefix) if feed else []
     try:
         rc = proc.wait(timeout=60)
     except subprocess.TimeoutExpired:
@@ -182,21 +191,85 @@ def iface_up(name):
         return False
 
 
-def inject(iface, frames, deadline):
-    """Once iface is up, send the frames into it; errors."""
+def type_line(proc, line):
+    print(">", line, flush=True)
+    proc.stdin.write(line + "\n")
+    proc.stdin.flush()
+
+
+def rx_count(tel, deadline):
+    """Packets flowpmd received, once its telemetry answers; None if it never does."""
+    while time.monotonic() < deadline:
+        stats = tel.query("/flowpmd/stats")
+        if stats is not None:
+            return stats["rx"]
+        time.sleep(0.01)
+    return None
+
+
+def wait_rx(tel, rx, deadline):
+    """Whether flowpmd received at least rx packets before the deadline."""
+    while time.monotonic() < deadline:
+        got = rx_count(tel, deadline)
+        if got is not None and got >= rx:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def delivered(frames, defrag):
+    """Packets the frames make at the PMD: with defrag a datagram's fragments
+    make one, when its last fragment arrives."""
+    if not defrag:
+        return len(frames)
+    return sum(1 for fr in frames if not (ipv4_fragment(fr) or (None, False))[1])
+
+
+def inject(proc, tel, iface, frames, defrag):
+    """Send the frames into iface a batch at a time, each batch once flowpmd
+    has received the previous ones: a batch fits the PMD's receive ring even
+    when the forwarding lcore is not scheduled for a while (the machine may
+    be busy), so a loss is a failure, not a race."""
+    deadline = time.monotonic() + 20
     while not iface_up(iface):
         if time.monotonic() > deadline:
             return ["%s never came up" % iface]
         time.sleep(0.05)
-    time.sleep(0.5)             # forwarding starts right after the port
+    base = rx_count(tel, deadline)
+    if base is None:
+        return ["/flowpmd/stats never answered"]
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
     s.bind((iface, 0))
-    for i, fr in enumerate(frames):
-        s.send(fr)
-        if i % 64 == 63:
-            time.sleep(0.002)   # below the queues' lengths
-    s.close()
+    try:
+        for i in range(0, len(frames), INJECT_BATCH):
+            for fr in frames[i:i + INJECT_BATCH]:
+                s.send(fr)
+            want = delivered(frames[:i + INJECT_BATCH], defrag)
+            if not wait_rx(tel, base + want, time.monotonic() + 10):
+                return ["%s: fewer than the %d packets sent received" % (iface, want)]
+        # the kernel's own packets count too: wait until nothing more comes
+        last = None
+        while last != rx_count(tel, deadline + 10):
+            last = rx_count(tel, deadline + 10)
+            time.sleep(0.3)
+    finally:
+        s.close()
     return []
+
+
+def feed_frames(iface, frames, defrag=False):
+    """An interactive session: start, the frames, quit."""
+    def feed(proc, prefix):
+        tel = connect(proc, socket_path(prefix), time.monotonic() + 20)
+        if tel is None:
+            errors = ["no telemetry socket at %s" % socket_path(prefix)]
+        else:
+            type_line(proc, "start")
+            errors = inject(proc, tel, iface, frames, defrag)
+            tel.close()
+        type_line(proc, "quit")
+        return errors
+    return feed
 
 
 def can_create_ifaces():
@@ -205,8 +278,8 @@ def can_create_ifaces():
 
 def case_tap(app, workdir, expected, pcap):
     frames = read_pcap(pcap)
-    errors, s, d = run_app(app, workdir, "tap", ["net_tap0,iface=%s" % TAP_IFACE], 3,
-                           lambda p: inject(TAP_IFACE, frames, time.monotonic() + 20))
+    errors, s, d = run_app(app, workdir, "tap", ["net_tap0,iface=%s" % TAP_IFACE],
+                           feed=feed_frames(TAP_IFACE, frames))
     if s is None:
         return errors
     return errors + compare_flows("tap", expected, d, 1, False)
@@ -221,8 +294,8 @@ def case_af_packet(app, workdir, expected, pcap):
         for v in VETH:
             subprocess.run(["ip", "link", "set", v, "up"], check=True)
         errors, s, d = run_app(app, workdir, "af_packet",
-                               ["net_af_packet0,iface=%s" % VETH[0]], 3,
-                               lambda p: inject(VETH[1], frames, time.monotonic() + 20))
+                               ["net_af_packet0,iface=%s" % VETH[0]],
+                               feed=feed_frames(VETH[1], frames, defrag=True))
     finally:
         subprocess.run(["ip", "link", "del", VETH[0]])
     if s is None:
