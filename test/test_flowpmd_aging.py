@@ -16,8 +16,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_flowpmd_telemetry import connect, socket_path  # noqa: E402
+from flowpmd_testlib import connect, socket_path, type_line, verdict, wait_exit
 
 FLOWS = 50000
 TIMEOUT_S = 1
@@ -32,20 +31,14 @@ def wait_for(tel, pred, deadline):
     return stats
 
 
-def send(proc, line):
-    print(">", line, flush=True)
-    proc.stdin.write(line + "\n")
-    proc.stdin.flush()
-
-
 def check(tel, proc):
     errors = []
-    send(proc, "start")
+    type_line(proc, "start")
     full = wait_for(tel, lambda s: s["flows"] >= FLOWS, time.monotonic() + 30)
     print("traffic:", full, flush=True)
     if full is None or full["flows"] < FLOWS:
         return ["the table never held the %d flows: %s" % (FLOWS, full)]
-    send(proc, "stop")
+    type_line(proc, "stop")
     peak = tel.query("/flowpmd/stats")
     empty = wait_for(tel, lambda s: s["flows"] == 0 and s["shrinks"] > peak["shrinks"] and
                      s["tables"] == 1 and s["buckets"] * 8 <= peak["buckets"],
@@ -86,22 +79,14 @@ def main():
         errors = check(tel, proc)
         tel.close()
     try:
-        send(proc, "quit")
-        rc = proc.wait(timeout=30)
-    except (subprocess.TimeoutExpired, BrokenPipeError):
-        proc.kill()
-        rc = proc.wait()
-    log.seek(0)
-    print(log.read())
-    log.close()
+        type_line(proc, "quit")
+    except BrokenPipeError:
+        pass
+    rc, output = wait_exit(proc, log)
+    print(output)
     if rc != 0:
         errors.append("dpdk-flowpmd exited with %d" % rc)
-    for e in errors:
-        print("FAIL:", e)
-    if errors:
-        return 1
-    print("PASS: the flows aged out and the table shrank after the traffic ended")
-    return 0
+    return verdict(errors, "the flows aged out and the table shrank after the traffic ended")
 
 
 if __name__ == "__main__":

@@ -19,51 +19,56 @@ Usage: test_flowpmd_cmdline.py DPDK_FLOWPMD WORKDIR
 Exit status: 0 pass, 1 fail.
 """
 
-import json
 import os
 import re
 import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from flowpmd_testlib import connect, make_trace, socket_path, type_line, verdict, wait_exit
 FLOW = ("10.0.0.1", "10.0.0.2", 6, 1234, 80)  # 7 packets in the file
 
 
-def run(app, workdir, pcap):
+def run(app, workdir, pcap, packets):
+    prefix = "flowpmd_cmdline_%d" % os.getpid()
     cmd = [app, "--no-pci", "--no-huge", "-m", "512", "-l", "0-1",
-           "--file-prefix=flowpmd_cmdline",
+           "--file-prefix=%s" % prefix,
            "--vdev", "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (pcap, os.path.join(workdir, "o0.pcap")),
            "--vdev", "net_pcap1,rx_pcap=%s,tx_pcap=%s" % (pcap, os.path.join(workdir, "o1.pcap")),
            "--", "-i", "--max-flows=8192", "--flow-timeout=1000"]
     print("running:", " ".join(cmd), flush=True)
-    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    script = [("start", 1.5), ("show port stats", 0.2), ("show flow-table", 0.2),
-              ("show flow %s %s %d %d %d" % FLOW, 0.2),
-              ("show flow 10.0.0.9 10.0.0.2 6 1234 80", 0.2),
-              ("show flow 10.0.0.1 2001:db8::2 6 1234 80", 0.2),
-              ("show top-flows 3", 0.2), ("set fwd drop", 0.2), ("flush", 0.5),
-              ("show flow-table", 0.2), ("show flow %s %s %d %d %d" % FLOW, 0.2),
-              ("quit", 0)]
-    for line, pause in script:
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
-        time.sleep(pause)
-    try:
-        out, _ = proc.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
+    log = open(os.path.join(workdir, "flowpmd.log"), "w+")
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT,
+                            text=True)
+    errors = []
+    tel = connect(proc, socket_path(prefix), time.monotonic() + 20)
+    if tel is None:
+        errors.append("no telemetry socket at %s" % socket_path(prefix))
+    type_line(proc, "start")
+    # the answers below are about the whole file: wait until both ports read it
+    if tel is not None and not wait_rx(tel, 2 * packets, time.monotonic() + 30):
+        errors.append("the two ports did not receive the file twice")
+    for line in ["show port stats", "show flow-table", "show flow %s %s %d %d %d" % FLOW,
+                 "show flow 10.0.0.9 10.0.0.2 6 1234 80",
+                 "show flow 10.0.0.1 2001:db8::2 6 1234 80", "show top-flows 3",
+                 "set fwd drop", "flush", "show flow-table",
+                 "show flow %s %s %d %d %d" % FLOW, "quit"]:
+        type_line(proc, line)
+    if tel is not None:
+        tel.close()
+    rc, out = wait_exit(proc, log)
     print(out)
-    return proc.returncode, out
+    return rc, out, errors
 
 
-def answers(out):
-    """The output between one prompt and the next, by the command typed."""
-    # the prompt is echoed with what was typed (cmdline echoes stdin)
-    parts = re.split(r"flowpmd> ", out)
-    return [p.strip() for p in parts[1:]]
+def wait_rx(tel, rx, deadline):
+    """Whether the application received rx packets before the deadline."""
+    while time.monotonic() < deadline:
+        stats = tel.query("/flowpmd/stats")
+        if stats is not None and stats["rx"] >= rx:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def check(out, expected):
@@ -105,22 +110,12 @@ def check(out, expected):
 def main():
     app, workdir = sys.argv[1], sys.argv[2]
     os.makedirs(workdir, exist_ok=True)
-    pcap = os.path.join(workdir, "flows.pcap")
-    expected_path = os.path.join(workdir, "expected.json")
-    subprocess.run([sys.executable, os.path.join(HERE, "flowpmd_pcap_gen.py"), pcap,
-                    expected_path], check=True)
-    with open(expected_path) as f:
-        expected = json.load(f)
-    rc, out = run(app, workdir, pcap)
-    errors = check(out, expected)
+    pcap, expected = make_trace(workdir)
+    rc, out, errors = run(app, workdir, pcap, expected["packets"])
+    errors += check(out, expected)
     if rc != 0:
         errors.append("dpdk-flowpmd exited with %d" % rc)
-    for e in errors:
-        print("FAIL:", e)
-    if errors:
-        return 1
-    print("PASS: every interactive command answered as the trace says")
-    return 0
+    return verdict(errors, "every interactive command answered as the trace says")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ import os
 import subprocess
 import sys
 
+from flowpmd_testlib import verdict
+
 FLOWS, MAX_FLOWS = 4096, 1024
 
 
@@ -66,12 +68,7 @@ def main():
             errors.append("rhashtable: %d flows, expected all %d" % (s["flows"], FLOWS))
         if s["refused_full"] + s["refused_other"] != 0:
             errors.append("rhashtable refused inserts")
-    for e in errors:
-        print("FAIL:", e)
-    if errors:
-        return 1
-    print("PASS: rte_hash refused what did not fit, rhashtable grew")
-    return 0
+    return verdict(errors, "rte_hash refused what did not fit, rhashtable grew")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,8 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from flowpmd_testlib import flow_key, make_trace, verdict
+
 SKIP = 77
 
 
@@ -45,10 +46,6 @@ def load_summary(path):
     with open(path) as f:
         lines = [json.loads(line) for line in f if line.strip()]
     return [x for x in lines if x.get("type") == "summary"][-1]
-
-
-def flow_key(f):
-    return (f["family"], f["src"], f["dst"], f["proto"], f["sport"], f["dport"])
 
 
 def compare(expected, summary, dumped):
@@ -82,12 +79,7 @@ def main():
     args = ap.parse_args()
     workdir = args.workdir or tempfile.mkdtemp(prefix="flowpmd_pcap_")
     os.makedirs(workdir, exist_ok=True)
-    pcap = os.path.join(workdir, "flows.pcap")
-    expected_path = os.path.join(workdir, "expected.json")
-    subprocess.run([sys.executable, os.path.join(HERE, "flowpmd_pcap_gen.py"), pcap,
-                    expected_path], check=True)
-    with open(expected_path) as f:
-        expected = json.load(f)
+    pcap, expected = make_trace(workdir)
 
     proc, summary_path, dump_path = run_app(args.app, args.backend, args.pipeline, pcap,
                                                  workdir)
@@ -100,14 +92,10 @@ def main():
     with open(dump_path) as f:
         dumped = json.load(f)
     errors = compare(expected, load_summary(summary_path), dumped)
-    for e in errors:
-        print("FAIL:", e)
-    if errors:
-        return 1
-    print("PASS: %d packets, %d flows, per-flow packet and byte counts match (%s, "
-          "pipeline %s)" % (expected["packets"], len(expected["flows"]), args.backend,
-                            "default" if args.pipeline is None else args.pipeline))
-    return 0
+    return verdict(errors, "%d packets, %d flows, per-flow packet and byte counts match "
+                   "(%s, pipeline %s)" % (expected["packets"], len(expected["flows"]),
+                                          args.backend, "default" if args.pipeline is None
+                                          else args.pipeline))
 
 
 if __name__ == "__main__":

@@ -17,57 +17,19 @@ Exit status: 0 pass, 1 fail, 77 skip (no net_pcap PMD).
 import argparse
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from flowpmd_testlib import connect, make_trace, socket_path, verdict, wait_exit
+
 SKIP = 77
 DURATION_S = 4
 STATS_FIELDS = ("backend", "fwd_mode", "rx", "tx", "lookups", "hits", "hit_pct", "flows",
                 "flows_created", "flows_aged", "flows_flushed", "refused_full",
                 "refused_other", "buckets", "tables", "rehashes", "reclaim_pending",
                 "period_s", "rx_mpps", "tx_mpps")
-
-
-def socket_path(prefix):
-    """Where EAL puts the socket: its runtime directory (see eal_filesystem.h)."""
-    if os.geteuid() == 0:
-        base = "/var/run"
-    else:
-        base = os.environ.get("XDG_RUNTIME_DIR", "/tmp")
-    return os.path.join(base, "dpdk", prefix, "dpdk_telemetry.v2")
-
-
-class Telemetry:
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.sock.settimeout(5)
-        self.sock.connect(path)
-        info = json.loads(self.sock.recv(16384).decode())
-        self.max_len = info.get("max_output_len", 16384)
-
-    def query(self, cmd):
-        self.sock.send(cmd.encode())
-        reply = json.loads(self.sock.recv(self.max_len).decode())
-        # the reply is {"<command without its parameters>": value}
-        return reply.get(cmd.split(",")[0])
-
-    def close(self):
-        self.sock.close()
-
-
-def connect(proc, path, deadline):
-    while time.monotonic() < deadline and proc.poll() is None:
-        if os.path.exists(path):
-            try:
-                return Telemetry(path)
-            except (ConnectionRefusedError, FileNotFoundError):
-                pass
-        time.sleep(0.1)
-    return None
 
 
 def wait_stats(tel, packets, deadline):
@@ -161,14 +123,7 @@ def run(args, workdir, expected, pcap):
         errors += check_stats(stats, expected)
         errors += check_flows(tel, expected)
         tel.close()
-    try:
-        rc = proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        rc = proc.wait()
-    log.seek(0)
-    output = log.read()
-    log.close()
+    rc, output = wait_exit(proc, log)
     print(output)
     return rc, output, errors, time.monotonic() - start
 
@@ -181,12 +136,7 @@ def main():
     args = ap.parse_args()
     workdir = args.workdir or tempfile.mkdtemp(prefix="flowpmd_telemetry_")
     os.makedirs(workdir, exist_ok=True)
-    pcap = os.path.join(workdir, "flows.pcap")
-    expected_path = os.path.join(workdir, "expected.json")
-    subprocess.run([sys.executable, os.path.join(HERE, "flowpmd_pcap_gen.py"), pcap,
-                    expected_path], check=True)
-    with open(expected_path) as f:
-        expected = json.load(f)
+    pcap, expected = make_trace(workdir)
 
     rc, output, errors, secs = run(args, workdir, expected, pcap)
     if rc != 0 and "net_pcap" in output and "not" in output.lower():
@@ -194,13 +144,9 @@ def main():
         return SKIP
     if rc != 0:
         errors.append("dpdk-flowpmd exited with %d" % rc)
-    for e in errors:
-        print("FAIL:", e)
-    if errors:
-        return 1
-    print("PASS: /flowpmd/stats and /flowpmd/flow while forwarding %d packets of %d flows, "
-          "exit 0 (%.1f s)" % (expected["packets"], len(expected["flows"]), secs))
-    return 0
+    return verdict(errors, "/flowpmd/stats and /flowpmd/flow while forwarding %d packets "
+                   "of %d flows, exit 0 (%.1f s)" % (expected["packets"],
+                                                     len(expected["flows"]), secs))
 
 
 if __name__ == "__main__":

@@ -39,10 +39,8 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from test_flowpmd_pcap import flow_key  # noqa: E402
-from test_flowpmd_telemetry import connect, socket_path  # noqa: E402
+from flowpmd_testlib import (connect, flow_key, make_trace, socket_path, type_line,
+                             verdict, wait_exit)
 
 TAP_IFACE = "rhtflowtap0"
 VETH = ("rhtflowveth0", "rhtflowveth1")
@@ -67,14 +65,7 @@ def run_app(app, workdir, name, vdevs, duration=None, feed=None):
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE if feed else None, stdout=log,
                             stderr=subprocess.STDOUT, text=True)
     errors = feed(proc, prefix) if feed else []
-    try:
-        rc = proc.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        rc = proc.wait()
-    log.seek(0)
-    out = log.read()
-    log.close()
+    rc, out = wait_exit(proc, log, 60)
     if rc != 0:
         print(out)
         return errors + ["%s: dpdk-flowpmd exited with %d" % (name, rc)], None, None
@@ -191,12 +182,6 @@ def iface_up(name):
         return False
 
 
-def type_line(proc, line):
-    print(">", line, flush=True)
-    proc.stdin.write(line + "\n")
-    proc.stdin.flush()
-
-
 def rx_count(tel, deadline):
     """Packets flowpmd received, once its telemetry answers; None if it never does."""
     while time.monotonic() < deadline:
@@ -306,12 +291,7 @@ def case_af_packet(app, workdir, expected, pcap):
 def main():
     app, workdir = sys.argv[1], sys.argv[2]
     os.makedirs(workdir, exist_ok=True)
-    pcap = os.path.join(workdir, "flows.pcap")
-    expected_path = os.path.join(workdir, "expected.json")
-    subprocess.run([sys.executable, os.path.join(HERE, "flowpmd_pcap_gen.py"), pcap,
-                    expected_path], check=True)
-    with open(expected_path) as f:
-        expected = json.load(f)
+    pcap, expected = make_trace(workdir)
     cases = [case_null, case_ring]
     if can_create_ifaces():
         cases += [case_tap, case_af_packet]
@@ -320,12 +300,7 @@ def main():
     errors = []
     for case in cases:
         errors += case(app, workdir, expected, pcap)
-    for e in errors:
-        print("FAIL:", e)
-    if errors:
-        return 1
-    print("PASS: %s" % ", ".join(c.__name__[5:] for c in cases))
-    return 0
+    return verdict(errors, ", ".join(c.__name__[5:] for c in cases))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The rte_rhashtable authors
+"""What the dpdk-flowpmd test scripts share: the trace of known flows, the
+telemetry client, typing commands at the prompt, waiting for the
+application to exit, and the verdict."""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def make_trace(workdir):
+    """Write flowpmd_pcap_gen.py's pcap into workdir; its path and the expected counts."""
+    pcap = os.path.join(workdir, "flows.pcap")
+    expected_path = os.path.join(workdir, "expected.json")
+    subprocess.run([sys.executable, os.path.join(HERE, "flowpmd_pcap_gen.py"), pcap,
+                    expected_path], check=True)
+    with open(expected_path) as f:
+        return pcap, json.load(f)
+
+
+def flow_key(f):
+    """A flow of the expected counts or of a --dump-flows file, as a tuple."""
+    return (f["family"], f["src"], f["dst"], f["proto"], f["sport"], f["dport"])
+
+
+def socket_path(prefix):
+    """Where EAL puts the telemetry socket: its runtime directory (see eal_filesystem.h)."""
+    if os.geteuid() == 0:
+        base = "/var/run"
+    else:
+        base = os.environ.get("XDG_RUNTIME_DIR", "/tmp")
+    return os.path.join(base, "dpdk", prefix, "dpdk_telemetry.v2")
+
+
+class Telemetry:
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.sock.settimeout(5)
+        self.sock.connect(path)
+        info = json.loads(self.sock.recv(16384).decode())
+        self.max_len = info.get("max_output_len", 16384)
+
+    def query(self, cmd):
+        self.sock.send(cmd.encode())
+        reply = json.loads(self.sock.recv(self.max_len).decode())
+        # the reply is {"<command without its parameters>": value}
+        return reply.get(cmd.split(",")[0])
+
+    def close(self):
+        self.sock.close()
+
+
+def connect(proc, path, deadline):
+    """A telemetry client of proc, once its socket exists; None if it dies first."""
+    while time.monotonic() < deadline and proc.poll() is None:
+        if os.path.exists(path):
+            try:
+                return Telemetry(path)
+            except (ConnectionRefusedError, FileNotFoundError):
+                pass
+        time.sleep(0.1)
+    return None
+
+
+def type_line(proc, line):
+    """Type a command at the interactive prompt (stdin a pipe)."""
+    print(">", line, flush=True)
+    proc.stdin.write(line + "\n")
+    proc.stdin.flush()
+
+
+def wait_exit(proc, log, timeout=30):
+    """Exit status of proc (killed after timeout) and what it wrote to log."""
+    try:
+        rc = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        rc = proc.wait()
+    log.seek(0)
+    output = log.read()
+    log.close()
+    return rc, output
+
+
+def verdict(errors, success):
+    """Print the errors, or success; the exit status."""
+    for e in errors:
+        print("FAIL:", e)
+    if errors:
+        return 1
+    print("PASS:", success)
+    return 0
