@@ -770,9 +770,9 @@ flowgen_sweep_next(struct flowgen_rxq *q)
 {
 	uint64_t s;
 
-	do
+	do {
 		s = (q->sweep++ * q->sweep_mul) & q->sweep_mask;
-	while (s >= q->nb_flows);
+	} while (s >= q->nb_flows);
 	return (uint32_t)s;
 }
 
@@ -1233,7 +1233,6 @@ flowgen_mbuf_rearm(uint16_t port_id)
 	return *flowgen_rearm_word(&m);
 }
 
-/* The fields of a queue that do not depend on its population. */
 /*
  * Whether mbufs carry the RSS hash: in an RSS Rx mode, the only one ethdev
  * accepts RTE_ETH_RX_OFFLOAD_RSS_HASH in (delivered with or without that
@@ -1246,6 +1245,7 @@ flowgen_rss_hash_wanted(const struct rte_eth_conf *conf)
 	return (conf->rxmode.mq_mode & RTE_ETH_MQ_RX_RSS_FLAG) != 0;
 }
 
+/* The fields of a queue that do not depend on its population. */
 static void
 flowgen_rxq_init(struct flowgen_rxq *q, struct rte_eth_dev *dev, uint16_t qid,
 		struct rte_mempool *mp)
