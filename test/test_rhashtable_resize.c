@@ -168,7 +168,11 @@ test_max_size(void)
 	return TEST_SUCCESS;
 }
 
-/* Shrink one object's table from 256 buckets as far as min_size allows. */
+/*
+ * A table sized for 192 objects (256 buckets) keeps its size while it only
+ * fills, however empty: shrinking waits for a removal, as in the kernel.
+ * After one, a table of one object shrinks as far as min_size allows.
+ */
 static int
 shrink_to_min(uint16_t min_size, uint32_t expected)
 {
@@ -178,7 +182,14 @@ shrink_to_min(uint16_t min_size, uint32_t expected)
 	params.automatic_shrinking = true;
 	params.min_size = min_size;
 	TEST_ASSERT_SUCCESS(create_table(), "create");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &objs[0].node), "insert");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &objs[1].node), "insert");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	buckets = test_stats(ht).buckets;
+	TEST_ASSERT_EQUAL(buckets, 256, "min_size %u: %u buckets before any removal, "
+			  "nelem_hint asked for 256", min_size, buckets);
+	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[1].node), "remove");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	buckets = test_stats(ht).buckets;
 	TEST_ASSERT_EQUAL(buckets, expected, "min_size %u: shrank to %u buckets, expected %u",

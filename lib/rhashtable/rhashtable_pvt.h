@@ -116,6 +116,7 @@ struct rte_rhashtable {
 	uint64_t bytes;            /* memory held */
 	uint32_t reseed_pending;
 	uint32_t no_worker_warned;
+	uint32_t shrink_armed;     /* an object was removed: shrinking may start */
 
 	rte_spinlock_t rehash_lock; /* the worker; the article's ht->mutex */
 	rte_spinlock_t walk_lock;   /* walker lists and table retirement */
@@ -254,7 +255,22 @@ static inline bool
 rht_shrink_below_pct(const struct rte_rhashtable *ht, const struct rht_table *tbl)
 {
 	return ht->automatic_shrinking && tbl->size > ht->min_size &&
+		__atomic_load_n(&ht->shrink_armed, __ATOMIC_RELAXED) != 0 &&
 		(uint64_t)rht_nelems(ht) * 100 < (uint64_t)tbl->size * RTE_RHT_SHRINK_PCT;
+}
+
+/*
+ * One chain entry fewer. Shrinking waits for the first removal, as in the
+ * kernel, where only a removal schedules it: a table sized by nelem_hint
+ * keeps its size while it fills, instead of being halved while still empty.
+ * The flag is written once, so removals do not share a written line for it.
+ */
+static inline void
+rht_nelems_dec(struct rte_rhashtable *ht)
+{
+	__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
+	if (unlikely(__atomic_load_n(&ht->shrink_armed, __ATOMIC_RELAXED) == 0))
+		__atomic_store_n(&ht->shrink_armed, 1, __ATOMIC_RELAXED);
 }
 
 /* rhashtable_table.c: bucket table memory */

@@ -311,7 +311,7 @@ unlink_obj(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_he
 	 */
 	rht_link_set(pprev, obj->next);
 	rht_bucket_reseal(ht, tbl, bkt);
-	__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
+	rht_nelems_dec(ht);
 	return 1;
 }
 
@@ -394,7 +394,7 @@ unlink_list_member(struct rte_rhashtable *ht, struct rht_table *tbl,
 				/* the key is gone */
 				rht_link_set(pprev, target->rhead.next);
 				rht_bucket_reseal(ht, tbl, bkt);
-				__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
+				rht_nelems_dec(ht);
 				return 1;
 			}
 			second->rhead.next = target->rhead.next;

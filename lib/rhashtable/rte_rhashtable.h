@@ -163,7 +163,10 @@ struct rte_rhashtable_params {
 	 *   power of two, at least 4. Ignored unless automatic_shrinking is set.
 	 */
 	bool automatic_shrinking;
-	/**< Halve the bucket table when the load falls below 30%. */
+	/**< Halve the bucket table when the load falls below 30%, once an
+	 *   object has been removed: a table that has only been filled keeps
+	 *   the size nelem_hint gave it.
+	 */
 	uint8_t locks_mul;
 	/**< Bucket locks per CPU: a bucket table has
 	 *   min(buckets / 2, locks_mul * min(lcores, 64)) locks. 0: 32.
