@@ -68,6 +68,22 @@ def connect(proc, path, deadline):
     return None
 
 
+def wait_stats(tel, pred, deadline, period=0.05):
+    """Poll /flowpmd/stats until pred holds or the deadline passes; the last
+    stats either way (None if the application never answered)."""
+    stats = tel.query("/flowpmd/stats")
+    while time.monotonic() < deadline and not (stats is not None and pred(stats)):
+        time.sleep(period)
+        stats = tel.query("/flowpmd/stats")
+    return stats
+
+
+def wait_rx(tel, rx, deadline):
+    """Whether the application received at least rx packets before the deadline."""
+    stats = wait_stats(tel, lambda s: s["rx"] >= rx, deadline)
+    return stats is not None and stats["rx"] >= rx
+
+
 def type_line(proc, line):
     """Type a command at the interactive prompt (stdin a pipe)."""
     print(">", line, flush=True)

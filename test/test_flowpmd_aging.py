@@ -16,31 +16,22 @@ import subprocess
 import sys
 import time
 
-from flowpmd_testlib import connect, socket_path, type_line, verdict, wait_exit
+from flowpmd_testlib import connect, socket_path, type_line, verdict, wait_exit, wait_stats
 
 FLOWS = 50000
 TIMEOUT_S = 1
 
 
-def wait_for(tel, pred, deadline):
-    """Poll /flowpmd/stats until pred holds; the last stats either way."""
-    stats = tel.query("/flowpmd/stats")
-    while time.monotonic() < deadline and not (stats is not None and pred(stats)):
-        time.sleep(0.2)
-        stats = tel.query("/flowpmd/stats")
-    return stats
-
-
 def check(tel, proc):
     errors = []
     type_line(proc, "start")
-    full = wait_for(tel, lambda s: s["flows"] >= FLOWS, time.monotonic() + 30)
+    full = wait_stats(tel, lambda s: s["flows"] >= FLOWS, time.monotonic() + 30)
     print("traffic:", full, flush=True)
     if full is None or full["flows"] < FLOWS:
         return ["the table never held the %d flows: %s" % (FLOWS, full)]
     type_line(proc, "stop")
     peak = tel.query("/flowpmd/stats")
-    empty = wait_for(tel, lambda s: s["flows"] == 0 and s["shrinks"] > peak["shrinks"] and
+    empty = wait_stats(tel, lambda s: s["flows"] == 0 and s["shrinks"] > peak["shrinks"] and
                      s["tables"] == 1 and s["buckets"] * 8 <= peak["buckets"],
                      time.monotonic() + 60)
     print("stopped:", peak, "\nafter aging:", empty, flush=True)

@@ -25,7 +25,8 @@ import subprocess
 import sys
 import time
 
-from flowpmd_testlib import connect, make_trace, socket_path, type_line, verdict, wait_exit
+from flowpmd_testlib import (connect, make_trace, socket_path, type_line, verdict,
+                             wait_exit, wait_rx)
 FLOW = ("10.0.0.1", "10.0.0.2", 6, 1234, 80)  # 7 packets in the file
 
 
@@ -59,16 +60,6 @@ def run(app, workdir, pcap, packets):
     rc, out = wait_exit(proc, log)
     print(out)
     return rc, out, errors
-
-
-def wait_rx(tel, rx, deadline):
-    """Whether the application received rx packets before the deadline."""
-    while time.monotonic() < deadline:
-        stats = tel.query("/flowpmd/stats")
-        if stats is not None and stats["rx"] >= rx:
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def check(out, expected):

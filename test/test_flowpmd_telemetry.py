@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-from flowpmd_testlib import connect, make_trace, socket_path, verdict, wait_exit
+from flowpmd_testlib import connect, make_trace, socket_path, verdict, wait_exit, wait_stats
 
 SKIP = 77
 DURATION_S = 4
@@ -30,17 +30,6 @@ STATS_FIELDS = ("backend", "fwd_mode", "rx", "tx", "lookups", "hits", "hit_pct",
                 "flows_created", "flows_aged", "flows_flushed", "refused_full",
                 "refused_other", "buckets", "tables", "rehashes", "reclaim_pending",
                 "period_s", "rx_mpps", "tx_mpps")
-
-
-def wait_stats(tel, packets, deadline):
-    """The stats once the whole pcap went through and a period was published."""
-    stats = tel.query("/flowpmd/stats")
-    while time.monotonic() < deadline:
-        if stats is not None and stats["rx"] >= packets and float(stats["period_s"]) > 0:
-            break
-        time.sleep(0.1)
-        stats = tel.query("/flowpmd/stats")
-    return stats
 
 
 def check_stats(stats, expected):
@@ -118,7 +107,9 @@ def run(args, workdir, expected, pcap):
     if tel is None:
         errors.append("no telemetry socket at %s" % socket_path(prefix))
     else:
-        stats = wait_stats(tel, expected["packets"], start + 10)
+        # once the whole pcap went through and a period was published
+        stats = wait_stats(tel, lambda s: s["rx"] >= expected["packets"] and
+                           float(s["period_s"]) > 0, start + 10)
         print("/flowpmd/stats ->", json.dumps(stats))
         errors += check_stats(stats, expected)
         errors += check_flows(tel, expected)

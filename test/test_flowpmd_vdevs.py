@@ -40,7 +40,7 @@ import sys
 import time
 
 from flowpmd_testlib import (connect, flow_key, make_trace, socket_path, type_line,
-                             verdict, wait_exit)
+                             verdict, wait_exit, wait_rx, wait_stats)
 
 TAP_IFACE = "rhtflowtap0"
 VETH = ("rhtflowveth0", "rhtflowveth1")
@@ -184,30 +184,15 @@ def iface_up(name):
 
 def rx_count(tel, deadline):
     """Packets flowpmd received, once its telemetry answers; None if it never does."""
-    while time.monotonic() < deadline:
-        stats = tel.query("/flowpmd/stats")
-        if stats is not None:
-            return stats["rx"]
-        time.sleep(0.01)
-    return None
+    stats = wait_stats(tel, lambda s: True, deadline)
+    return None if stats is None else stats["rx"]
 
 
-def wait_rx(tel, rx, deadline):
-    """Whether flowpmd received at least rx packets before the deadline."""
-    while time.monotonic() < deadline:
-        got = rx_count(tel, deadline)
-        if got is not None and got >= rx:
-            return True
-        time.sleep(0.01)
-    return False
-
-
-def delivered(frames, defrag):
-    """Packets the frames make at the PMD: with defrag a datagram's fragments
-    make one, when its last fragment arrives."""
-    if not defrag:
-        return len(frames)
-    return sum(1 for fr in frames if not (ipv4_fragment(fr) or (None, False))[1])
+def delivered(frame, defrag):
+    """Packets a frame makes at the PMD: with defrag a datagram's fragments
+    make one, when its last fragment (no more-fragments flag) arrives."""
+    frag = ipv4_fragment(frame) if defrag else None
+    return 0 if frag is not None and frag[1] else 1
 
 
 def inject(proc, tel, iface, frames, defrag):
@@ -225,18 +210,19 @@ def inject(proc, tel, iface, frames, defrag):
         return ["/flowpmd/stats never answered"]
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
     s.bind((iface, 0))
+    want = 0
     try:
         for i in range(0, len(frames), INJECT_BATCH):
             for fr in frames[i:i + INJECT_BATCH]:
                 s.send(fr)
-            want = delivered(frames[:i + INJECT_BATCH], defrag)
+                want += delivered(fr, defrag)
             if not wait_rx(tel, base + want, time.monotonic() + 10):
                 return ["%s: fewer than the %d packets sent received" % (iface, want)]
         # the kernel's own packets count too: wait until nothing more comes
-        last = None
-        while last != rx_count(tel, deadline + 10):
-            last = rx_count(tel, deadline + 10)
+        last, now = None, rx_count(tel, deadline + 10)
+        while now != last:
             time.sleep(0.3)
+            last, now = now, rx_count(tel, deadline + 10)
     finally:
         s.close()
     return []
