@@ -17,9 +17,16 @@
  * - A reader standing on the moved object follows its next link into the
  *   new chain. It has seen every object of the old chain (the moved one was
  *   the last), and at the end of the new chain it finds a nulls marker that
- *   is not its bucket's: it restarts the bucket, which is harmless. The same
- *   marker check catches an object removed and re-inserted elsewhere while a
- *   reader stood on it.
+ *   is not its bucket's: it restarts the bucket, which is harmless.
+ * - A reader standing on an object that a writer removed and re-inserted
+ *   (allowed at once: see rte_rhashtable_remove()) follows its next link
+ *   into the chain it was re-inserted in, possibly of another table at the
+ *   same bucket index, while objects behind it in the old chain are still
+ *   there. The marker at the end of that chain is the address of its bucket,
+ *   which no bucket of another table shares: the reader restarts its own.
+ * A restart needs a concurrent change of the chain, so a lookup is
+ * lock-free, not wait-free: never blocked by a writer, but a storm of
+ * moves (re-seeds) can make it walk its chain again and again.
  *
  * The functions below are written once and inlined with a constant key
  * length for the common key sizes (as the kernel's _fast variants inline
@@ -59,15 +66,15 @@ match_k(const struct rte_rhashtable *ht, const void *key, const struct rte_rhash
 }
 
 /*
- * Find the key in chain idx, whose bucket word the caller loaded (with
- * acquire) from bkt. When the bucket's summary rules the key out, no object
- * is touched. Restart the chain if a concurrent move carried us into
- * another chain.
+ * Find the key in the chain of bucket bkt, whose word the caller loaded
+ * (with acquire). When the bucket's summary rules the key out, no object is
+ * touched. Restart the chain if a concurrent move or re-insert carried us
+ * into another chain.
  */
 static __rte_always_inline struct rte_rhash_head *
 chain_find(const struct rte_rhashtable *ht, const void *key, uint64_t hash,
-	   struct rte_rhash_head **bkt, struct rte_rhash_head *word, uint32_t idx,
-	   uint32_t key_len, bool fast)
+	   struct rte_rhash_head **bkt, struct rte_rhash_head *word, uint32_t key_len,
+	   bool fast)
 {
 	struct rte_rhash_head *he;
 
@@ -82,7 +89,7 @@ chain_find(const struct rte_rhashtable *ht, const void *key, uint64_t hash,
 			if (match_k(ht, key, he, key_len, fast))
 				return he;
 		}
-		if (likely(he == rht_nulls(idx)))
+		if (likely(he == rht_nulls(bkt)))
 			return NULL;
 		word = __atomic_load_n(bkt, __ATOMIC_ACQUIRE);
 	}
@@ -92,11 +99,10 @@ static __rte_always_inline struct rte_rhash_head *
 table_find_hashed(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key,
 		  uint64_t hash, uint32_t key_len, bool fast)
 {
-	uint32_t idx = rht_hash_idx(tbl, hash);
-	struct rte_rhash_head **bkt = rht_bucket(tbl, idx);
+	struct rte_rhash_head **bkt = rht_bucket(tbl, rht_hash_idx(tbl, hash));
 
-	return chain_find(ht, key, hash, bkt, __atomic_load_n(bkt, __ATOMIC_ACQUIRE), idx,
-			  key_len, fast);
+	return chain_find(ht, key, hash, bkt, __atomic_load_n(bkt, __ATOMIC_ACQUIRE), key_len,
+			  fast);
 }
 
 static __rte_always_inline struct rte_rhash_head *
@@ -201,14 +207,14 @@ chain_start(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt, uint64
 }
 
 /*
- * The object after he in its chain, prefetched; NULL at the end of the
- * chain. A nulls marker that is not this bucket's means a concurrent move
- * carried the walk into another chain: start the bucket again, as
- * chain_find() does.
+ * The object after he in the chain of bucket bkt, prefetched; NULL at the
+ * end of the chain. A nulls marker that is not this bucket's means a
+ * concurrent move or re-insert carried the walk into another chain: start
+ * the bucket again, as chain_find() does.
  */
 static __rte_always_inline struct rte_rhash_head *
-chain_next(const struct rte_rhashtable *ht, const struct rht_table *tbl,
-	   struct rte_rhash_head **bkt, uint64_t hash, const struct rte_rhash_head *he)
+chain_next(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt, uint64_t hash,
+	   const struct rte_rhash_head *he)
 {
 	/* acquire: as in chain_find() */
 	struct rte_rhash_head *next = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE);
@@ -217,7 +223,7 @@ chain_next(const struct rte_rhashtable *ht, const struct rht_table *tbl,
 		rte_prefetch0(rht_obj(ht, next));
 		return next;
 	}
-	if (likely(next == rht_nulls(rht_hash_idx(tbl, hash))))
+	if (likely(next == rht_nulls(bkt)))
 		return NULL;
 	return chain_start(ht, bkt, hash);
 }
@@ -244,7 +250,6 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const 
 	    uint64_t todo, void *objs[], uint64_t *in_next, uint32_t key_len, bool fast,
 	    bool resizing)
 {
-	const struct rht_table *tbls[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	struct rte_rhash_head *cur[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
@@ -257,11 +262,8 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const 
 	for (m = todo; m != 0; m &= m - 1) {
 		i = __builtin_ctzll(m);
 		t = key_table(ht, tbl, later, emptied, keys[i], &hashes[i], key_len, fast);
-		if (resizing) {
-			if (t != tbl)
-				*in_next |= UINT64_C(1) << i;
-			tbls[i] = t;
-		}
+		if (resizing && t != tbl)
+			*in_next |= UINT64_C(1) << i;
 		bkts[i] = rht_bucket(t, rht_hash_idx(t, hashes[i]));
 		rte_prefetch0(bkts[i]);
 	}
@@ -279,8 +281,7 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const 
 				found |= UINT64_C(1) << i;
 				continue;
 			}
-			cur[i] = chain_next(ht, resizing ? tbls[i] : tbl, bkts[i], hashes[i],
-					    cur[i]);
+			cur[i] = chain_next(ht, bkts[i], hashes[i], cur[i]);
 			if (cur[i] != NULL)
 				next |= UINT64_C(1) << i;
 		}
@@ -360,7 +361,7 @@ prefetch_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint3
 		he = chain_start(ht, bkt, hash);
 		for (d = 1; d < depth && he != NULL && !match_k(ht, keys[i], he, key_len, fast);
 		     d++)
-			he = chain_next(ht, t, bkt, hash, he);
+			he = chain_next(ht, bkt, hash, he);
 	}
 }
 

@@ -42,7 +42,7 @@ chain_last_link(struct rte_rhash_head **bkt)
  * that it is always reachable (see rhashtable_lookup.c).
  */
 static void
-move_last_object(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx,
+move_last_object(struct rte_rhashtable *ht, struct rht_table *old,
 		 struct rte_rhash_head **old_bkt)
 {
 	struct rte_rhash_head **pprev = chain_last_link(old_bkt);
@@ -66,7 +66,7 @@ move_last_object(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx,
 	 * old->future_tbl (attached before this move) after its walk. A plain
 	 * marker, also in an emptied bucket word (an empty summary).
 	 */
-	__atomic_store_n(pprev, rht_nulls(idx), __ATOMIC_RELEASE);
+	__atomic_store_n(pprev, rht_nulls(old_bkt), __ATOMIC_RELEASE);
 }
 
 static void
@@ -84,7 +84,7 @@ empty_bucket(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx)
 		return;
 	rte_spinlock_lock(lock);
 	while (!rht_is_nulls(*bkt)) {
-		move_last_object(ht, old, idx, bkt);
+		move_last_object(ht, old, bkt);
 		moved++;
 	}
 	rte_spinlock_unlock(lock);

@@ -30,12 +30,12 @@ rht_initial_size(const struct rte_rhashtable_params *p, uint32_t max_size)
 }
 
 static void
-fill_nulls(struct rte_rhash_head **b, uint32_t first, uint32_t n)
+fill_nulls(struct rte_rhash_head **b, uint32_t n)
 {
 	uint32_t i;
 
 	for (i = 0; i < n; i++)
-		b[i] = rht_nulls(first + i);
+		b[i] = rht_nulls(&b[i]);
 }
 
 static void
@@ -70,7 +70,7 @@ alloc_nested(struct rte_rhashtable *ht, uint32_t size)
 		tbl->pieces[i] = rht_malloc(ht, "rht_piece", piece_bytes);
 		if (tbl->pieces[i] == NULL)
 			goto err;
-		fill_nulls(tbl->pieces[i], i << RHT_PIECE_SHIFT, RHT_PIECE_BUCKETS);
+		fill_nulls(tbl->pieces[i], RHT_PIECE_BUCKETS);
 	}
 	tbl->bytes = sizeof(*tbl) + npieces * (sizeof(*tbl->pieces) + piece_bytes);
 	RHT_COUNT(ht, nested_tables);
@@ -96,7 +96,7 @@ alloc_flat(struct rte_rhashtable *ht, uint32_t size)
 	memset(tbl, 0, sizeof(*tbl));
 	tbl->size = size;
 	tbl->bytes = bytes;
-	fill_nulls(tbl->buckets, 0, size);
+	fill_nulls(tbl->buckets, size);
 	return tbl;
 }
 

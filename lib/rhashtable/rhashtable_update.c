@@ -32,7 +32,10 @@ rhl_push(struct rte_rhash_head **pprev, struct rte_rhash_head *obj)
 	struct rte_rhash_head *head = rht_ptr(*pprev);
 
 	list->next = (struct rte_rhlist_head *)head;
-	list->rhead.next = head->next;
+	/* release: a reader may stand on obj if it was removed and is
+	 * re-inserted at once (see bucket_link())
+	 */
+	__atomic_store_n(&list->rhead.next, head->next, __ATOMIC_RELEASE);
 	/* same key: the bucket summary already holds its bits */
 	rht_link_set(pprev, obj);
 }
@@ -85,7 +88,12 @@ bucket_link(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_h
 		__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
 		return -E2BIG;
 	}
-	c->obj->next = rht_ptr(*bkt);
+	/* release: a reader may still stand on obj if it was removed and is
+	 * re-inserted at once (the API allows it). It then goes on into this
+	 * chain, whose objects must be initialised for it, and ends on this
+	 * bucket's marker, which tells it to restart its own chain.
+	 */
+	__atomic_store_n(&c->obj->next, rht_ptr(*bkt), __ATOMIC_RELEASE);
 	if (ht->rhlist)
 		((struct rte_rhlist_head *)c->obj)->next = NULL;
 	/* release: pairs with the acquire loads of readers: obj->next and the
@@ -346,7 +354,10 @@ swap_obj(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_head
 	RTE_SET_USED(tbl);
 	if (pprev == NULL)
 		return 0;
-	r->new_obj->next = r->old_obj->next;
+	/* release: as in bucket_link(), new_obj may be a removed object that
+	 * a reader still stands on
+	 */
+	__atomic_store_n(&r->new_obj->next, r->old_obj->next, __ATOMIC_RELEASE);
 	/* equal keys: the bucket summary stays right */
 	rht_link_set(pprev, r->new_obj);
 	return 1;
@@ -397,7 +408,9 @@ unlink_list_member(struct rte_rhashtable *ht, struct rht_table *tbl,
 				rht_nelems_dec(ht);
 				return 1;
 			}
-			second->rhead.next = target->rhead.next;
+			/* release: as in bucket_link() */
+			__atomic_store_n(&second->rhead.next, target->rhead.next,
+					 __ATOMIC_RELEASE);
 			rht_link_set(pprev, &second->rhead);
 			return 1;
 		}

@@ -142,12 +142,16 @@ rte_rhashtable_walk_start(struct rte_rhashtable_iter *it)
  * The object after the walker's position in its bucket, or NULL at the end
  * of the bucket. Going on from the last object (not counting from the
  * bucket head) keeps inserts at the head and removals behind the walker
- * from shifting it: a removed object keeps its next link.
+ * from shifting it: a removed object keeps its next link. A nulls marker
+ * that is not this bucket's means a concurrent move or re-insert carried
+ * the walker into another chain (see rhashtable_lookup.c): it starts the
+ * bucket again, so objects may be returned twice, but none is skipped.
  */
 static void *
 bucket_next(struct rte_rhashtable_iter *it)
 {
 	const struct rte_rhashtable *ht = it->ht;
+	struct rte_rhash_head **bkt = rht_bucket(it->tbl, it->slot);
 	struct rte_rhash_head *p;
 
 	/* acquire loads: pair with the release stores that link objects */
@@ -159,12 +163,17 @@ bucket_next(struct rte_rhashtable_iter *it)
 			return rht_obj(ht, &l->rhead);
 		}
 	}
-	if (it->p == NULL)
-		p = rht_ptr(__atomic_load_n(rht_bucket(it->tbl, it->slot), __ATOMIC_ACQUIRE));
-	else
-		p = __atomic_load_n(&it->p->next, __ATOMIC_ACQUIRE);
-	if (rht_is_nulls(p))
-		return NULL;
+	for (;;) {
+		if (it->p == NULL)
+			p = rht_ptr(__atomic_load_n(bkt, __ATOMIC_ACQUIRE));
+		else
+			p = __atomic_load_n(&it->p->next, __ATOMIC_ACQUIRE);
+		if (!rht_is_nulls(p))
+			break;
+		if (p == rht_nulls(bkt))
+			return NULL;
+		it->p = NULL;
+	}
 	it->p = p;
 	it->list = ht->rhlist ? (struct rte_rhlist_head *)p : NULL;
 	return rht_obj(ht, p);

@@ -350,9 +350,13 @@ rte_rhashtable_free_and_destroy(struct rte_rhashtable *ht,
  *
  * Look up a key.
  *
- * Reader: lock-free and wait-free with respect to writers and the rehash
- * worker; call from a thread registered with the table's QSBR variable and
- * use the object only until that thread's next quiescent state.
+ * Reader: lock-free. It takes no lock and never waits for a writer or the
+ * rehash worker; it is not wait-free: a lookup whose chain a concurrent
+ * move or re-insert changes walks the chain again, so its cost is bounded
+ * by the rate of rehashes (under a storm of re-seeds of a tiny table, one
+ * lookup was seen to compare thousands of keys). Call from a thread
+ * registered with the table's QSBR variable and use the object only until
+ * that thread's next quiescent state.
  *
  * @param ht
  *   The table.
@@ -517,6 +521,15 @@ rte_rhashtable_lookup_get_insert(struct rte_rhashtable *ht, struct rte_rhash_hea
  * Remove an object. With a QSBR free_obj callback, the object is freed once
  * no reader can hold it.
  *
+ * Without free_obj the caller owns the removed object at once, with one
+ * limit: readers that were looking at it may still read it (its key and
+ * its head) until a grace period has passed (rte_rcu_qsbr_synchronize()
+ * on the table's QSBR variable, or the equivalent). Until then the caller
+ * may insert the object again, into this table with its key unchanged,
+ * at any time, even while a rehash is under way (lookups and walkers
+ * stay correct); it must not free it, change its key or insert it into
+ * another table.
+ *
  * Writer, as rte_rhashtable_insert(); in QSBR SYNC mode with free_obj it
  * waits for a grace period.
  *
@@ -658,7 +671,10 @@ rte_rhashtable_walk_start(struct rte_rhashtable_iter *it);
  *   - -ENOENT: the walk is complete.
  *   - -EAGAIN: a rehash is under way; the walk goes on in the next bucket
  *     table, where it may see objects again (and sees every object that
- *     stayed in the table).
+ *     stayed in the table). A walk ends once the table stops re-seeding
+ *     and resizing: under a continuous storm of re-seeds it may keep
+ *     reporting -EAGAIN (a walk of a tiny table re-seeded 45 thousand times
+ *     a second saw thousands).
  *   - -EINVAL: NULL argument or walk not started.
  */
 __rte_experimental

@@ -36,10 +36,12 @@ struct rte_rhashtable_iter;
 
 /*
  * One bucket table. Buckets hold the head of a chain of objects; a chain
- * ends with a "nulls" marker that encodes the bucket index (odd, so it can
- * never be an object address). A reader that reaches a marker other than
- * its own bucket's was carried into another chain by a concurrent move and
- * restarts (see rhashtable_lookup.c).
+ * ends with a "nulls" marker made from the address of its bucket (odd, so
+ * it can never be an object address). No two live bucket tables share a
+ * bucket address, so a reader that reaches a marker other than its own
+ * bucket's, even one of the same index in another table, was carried into
+ * another chain by a concurrent move or re-insert and restarts (see
+ * rhashtable_lookup.c).
  */
 struct rht_table {
 	uint32_t size;           /* buckets, a power of two */
@@ -79,8 +81,8 @@ struct rht_table {
  * them), never missing ones. Bits 1-2, free in 8-byte aligned addresses,
  * hold the chain length up to 3 ("3 or more"), so that an insert checks the
  * chain limit without walking the chain. Links inside objects (next) carry
- * neither. A link with bit 0 set is the nulls marker that ends a chain: it
- * holds the chain's bucket index from bit 3 up.
+ * neither. A link with bit 0 set is the nulls marker that ends a chain: the
+ * address of the chain's bucket, bit 0 set.
  */
 #define RHT_BLOOM_SHIFT 48
 #define RHT_LEN_SHIFT 1
@@ -88,10 +90,11 @@ struct rht_table {
 #define RHT_LEN_MASK ((uint64_t)RHT_LEN_MAX << RHT_LEN_SHIFT)
 #define RHT_PTR_MASK (((UINT64_C(1) << RHT_BLOOM_SHIFT) - 1) & ~RHT_LEN_MASK)
 
+/* The marker that ends the chain of bucket bkt. */
 static inline struct rte_rhash_head *
-rht_nulls(uint32_t idx)
+rht_nulls(struct rte_rhash_head *const *bkt)
 {
-	return (struct rte_rhash_head *)(((uintptr_t)idx << 3) | 1);
+	return (struct rte_rhash_head *)((uintptr_t)bkt | 1);
 }
 
 static inline bool
@@ -260,25 +263,26 @@ rht_lookup_common(const struct rht_core *c, const void *key, uint32_t key_len, b
 {
 	/* acquire: pairs with the release that publishes a new first table */
 	const struct rht_table *tbl = __atomic_load_n(&c->tbl, __ATOMIC_ACQUIRE);
-	struct rte_rhash_head *word, *he;
+	struct rte_rhash_head **bkt, *word, *he;
 	uint64_t hash;
-	uint32_t idx;
 
 	/* relaxed: only picks the path; the whole algorithm reloads with acquire */
 	if (unlikely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) != NULL))
 		goto slow_path;
 	hash = rht_default_hash64(key, key_len, tbl->seed);
-	idx = (uint32_t)hash & tbl->mask;
+	bkt = rht_bucket(tbl, (uint32_t)hash & tbl->mask);
 	/* acquire: pairs with the release stores that link objects */
-	word = __atomic_load_n(rht_bucket(tbl, idx), __ATOMIC_ACQUIRE);
+	word = __atomic_load_n(bkt, __ATOMIC_ACQUIRE);
 	if (rht_bloom_may_hold(word, hash)) {
 		for (he = rht_ptr(word); !rht_is_nulls(he);
 		     he = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE))
 			if (rht_keys_differ((const uint8_t *)key, (const uint8_t *)he -
 					    c->head_offset + c->key_offset, key_len) == 0)
 				return he;
-		/* a concurrent move carried the walk into another chain */
-		if (unlikely(he != rht_nulls(idx)))
+		/* a concurrent move or re-insert carried the walk into
+		 * another chain
+		 */
+		if (unlikely(he != rht_nulls(bkt)))
 			goto slow_path;
 	}
 	/* a rehash may have started during the walk */
