@@ -123,7 +123,13 @@ struct rte_rhashtable {
 	uint32_t service_id;
 	struct rht_rcu rcu;
 	struct rht_counters ctr;
-	uint32_t anon_writers;     /* writers on threads without an lcore id */
+	/* Writers on threads without an lcore id, counted in two phases so
+	 * that the worker waits only for those that entered before it asked
+	 * (rht_writers_drain() flips anon_phase): a single count of a busy
+	 * set of such threads might never fall to zero.
+	 */
+	uint32_t anon_phase;
+	uint32_t anon_writers[2];
 	struct rht_writer writers[RTE_MAX_LCORE];
 };
 
@@ -284,6 +290,40 @@ uint32_t rht_initial_size(const struct rte_rhashtable_params *p, uint32_t max_si
 void rht_foreach_table(void (*fn)(const struct rte_rhashtable *ht, void *arg), void *arg);
 
 /*
+ * A writer without an lcore id joins the count of the current phase. If
+ * the phase flipped meanwhile, the worker may have read that count before
+ * our increment: leave it and join the new phase, which the worker does
+ * not wait for and need not, since whoever reads the new phase (acquire:
+ * pairs with the release flip in rht_writers_drain()) sees the table the
+ * worker replaced before the flip.
+ */
+static inline uint32_t *
+rht_anon_writer_enter(struct rte_rhashtable *ht)
+{
+	uint32_t phase, *count;
+
+	for (;;) {
+		phase = __atomic_load_n(&ht->anon_phase, __ATOMIC_ACQUIRE);
+		count = &ht->anon_writers[phase & 1];
+		__atomic_fetch_add(count, 1, __ATOMIC_RELAXED);
+		/* seq_cst: as in rht_writer_enter(); pairs with the fence that
+		 * follows the flip: either the worker sees our increment, or
+		 * we see the new phase
+		 */
+		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&ht->anon_phase, __ATOMIC_RELAXED) == phase)
+			return count;
+		__atomic_fetch_sub(count, 1, __ATOMIC_RELAXED);
+	}
+}
+
+static inline bool
+rht_is_anon_count(const struct rte_rhashtable *ht, const uint32_t *seq)
+{
+	return seq == &ht->anon_writers[0] || seq == &ht->anon_writers[1];
+}
+
+/*
  * Bracket a write call (rhashtable_update.c). Returns the counter to pass
  * to rht_writer_exit(), NULL when nested in another write call.
  */
@@ -299,8 +339,7 @@ rht_writer_enter(struct rte_rhashtable *ht)
 			return NULL;
 		__atomic_store_n(seq, *seq + 1, __ATOMIC_RELAXED);
 	} else {
-		seq = &ht->anon_writers;
-		__atomic_fetch_add(seq, 1, __ATOMIC_RELAXED);
+		return rht_anon_writer_enter(ht);
 	}
 	/* seq_cst: our mark is visible before we read ht->tbl. Pairs with the
 	 * fence in rht_writers_drain(): either the worker sees us marked, or
@@ -318,7 +357,7 @@ rht_writer_exit(struct rte_rhashtable *ht, uint32_t *seq)
 	/* release: our last access to a bucket table happens before the
 	 * worker sees the mark gone (its acquire load in rht_writers_drain())
 	 */
-	if (seq == &ht->anon_writers)
+	if (rht_is_anon_count(ht, seq))
 		__atomic_fetch_sub(seq, 1, __ATOMIC_RELEASE);
 	else
 		__atomic_store_n(seq, *seq + 1, __ATOMIC_RELEASE);

@@ -97,8 +97,14 @@ rht_writers_drain(struct rte_rhashtable *ht)
 {
 	uint32_t snap[RTE_MAX_LCORE];
 	unsigned int i, self = rte_lcore_id();
+	/* release: a writer without an lcore id that reads the new phase
+	 * (acquire) sees the table change made before this call
+	 */
+	uint32_t phase = __atomic_fetch_add(&ht->anon_phase, 1, __ATOMIC_RELEASE);
 
-	/* seq_cst: pairs with the fence in rht_writer_enter() */
+	/* seq_cst: pairs with the fences in rht_writer_enter() and
+	 * rht_anon_writer_enter()
+	 */
 	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (i = 0; i < RTE_MAX_LCORE; i++)
 		snap[i] = __atomic_load_n(&ht->writers[i].seq, __ATOMIC_ACQUIRE);
@@ -109,7 +115,8 @@ rht_writers_drain(struct rte_rhashtable *ht)
 		while (__atomic_load_n(&ht->writers[i].seq, __ATOMIC_ACQUIRE) == snap[i])
 			rte_pause();
 	}
-	while (__atomic_load_n(&ht->anon_writers, __ATOMIC_ACQUIRE) != 0)
+	/* only those of the phase that ends; acquire: as above */
+	while (__atomic_load_n(&ht->anon_writers[phase & 1], __ATOMIC_ACQUIRE) != 0)
 		rte_pause();
 }
 
