@@ -124,22 +124,31 @@ rht_writers_drain(struct rte_rhashtable *ht)
 static void
 drop_first_table(struct rte_rhashtable *ht, struct rht_table *old)
 {
+	/* acquire: pairs with rht_table_attach(), which may have run in an
+	 * inserting thread (emergency growth)
+	 */
+	struct rht_table *next = __atomic_load_n(&old->future_tbl, __ATOMIC_ACQUIRE);
+
 	/* release: pairs with the acquire of ht->tbl by readers and writers */
-	__atomic_store_n(&ht->tbl, old->future_tbl, __ATOMIC_RELEASE);
+	__atomic_store_n(&ht->tbl, next, __ATOMIC_RELEASE);
 	/* writers that read the old pointer finish with the table first;
 	 * readers are covered by the QSBR grace period of rht_retire_table()
 	 */
 	rht_writers_drain(ht);
 	__atomic_fetch_sub(&ht->ntables, 1, __ATOMIC_RELAXED);
 	RHT_COUNT(ht, rehashes_done);
-	rht_trace_rehash_done(ht->name, old->size, old->future_tbl->size);
+	rht_trace_rehash_done(ht->name, old->size, next->size);
 	rht_walkers_retire(ht, old);
 	rht_retire_table(ht, old);
 }
 
-/* The first object of old bucket idx, if any (a hint: read without lock). */
+/*
+ * The first object of old bucket idx, if any: a hint, read without the
+ * bucket's lock, to be prefetched only. The worker is no QSBR reader, so a
+ * writer may remove the object and free_obj release it at any time.
+ */
 static const void *
-first_obj(const struct rte_rhashtable *ht, const struct rht_table *old, uint32_t idx)
+first_obj_hint(const struct rte_rhashtable *ht, const struct rht_table *old, uint32_t idx)
 {
 	struct rte_rhash_head *w;
 
@@ -150,6 +159,31 @@ first_obj(const struct rte_rhashtable *ht, const struct rht_table *old, uint32_t
 }
 
 /*
+ * Prefetch the new bucket of the first object of old bucket idx. Hashing
+ * reads the object, so it is done under the old bucket's lock, which keeps
+ * the object from being removed (and so from being freed); a lock that is
+ * busy skips the prefetch rather than wait.
+ */
+static void
+prefetch_destination(const struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx)
+{
+	const struct rht_table *new_tbl = rht_last_table(old);
+	rte_spinlock_t *lock;
+	struct rte_rhash_head *w;
+
+	if (idx >= old->size)
+		return;
+	lock = rht_bucket_lock(old, idx);
+	if (!rte_spinlock_trylock(lock))
+		return;
+	w = *rht_bucket(old, idx);
+	if (!rht_is_nulls(w))
+		rte_prefetch0_write(rht_bucket(new_tbl, rht_hash_idx(new_tbl,
+				    rht_obj_hash(ht, new_tbl, rht_obj(ht, rht_ptr(w))))));
+	rte_spinlock_unlock(lock);
+}
+
+/*
  * Moving is a chain of cache misses: old bucket, object, new bucket. Start
  * them early, as a software pipeline over the buckets ahead: the object of
  * the bucket RHT_MOVE_AHEAD ahead, the destination of the one half as far.
@@ -157,27 +191,20 @@ first_obj(const struct rte_rhashtable *ht, const struct rht_table *old, uint32_t
 #define RHT_MOVE_AHEAD 32
 
 static void
-prefetch_moves(const struct rte_rhashtable *ht, const struct rht_table *old, uint32_t idx)
+prefetch_moves(const struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx)
 {
-	const struct rht_table *new_tbl;
 	const void *obj;
-	uint32_t nidx;
 
 	/* write prefetches: the move stores to the object's next link and to
 	 * the new bucket word, and the lock's atomic exchange waits for those
 	 * stores to own their lines
 	 */
-	obj = first_obj(ht, old, idx + RHT_MOVE_AHEAD);
+	obj = first_obj_hint(ht, old, idx + RHT_MOVE_AHEAD);
 	if (obj != NULL) {
 		rte_prefetch0(rht_obj_key(ht, obj));
 		rte_prefetch0_write((const char *)obj + ht->head_offset);
 	}
-	obj = first_obj(ht, old, idx + RHT_MOVE_AHEAD / 2);
-	if (obj == NULL)
-		return;
-	new_tbl = rht_last_table((struct rht_table *)(uintptr_t)old);
-	nidx = rht_hash_idx(new_tbl, rht_obj_hash(ht, new_tbl, obj));
-	rte_prefetch0_write(rht_bucket(new_tbl, nidx));
+	prefetch_destination(ht, old, idx + RHT_MOVE_AHEAD / 2);
 }
 
 /*
@@ -255,8 +282,11 @@ worker_step(struct rte_rhashtable *ht, uint32_t budget)
 	bool started;
 	int ret;
 
-	/* only the worker changes ht->tbl, and it holds the lock */
-	if (ht->tbl->future_tbl != NULL)
+	/* only the worker changes ht->tbl, and it holds the lock. relaxed:
+	 * an insert's emergency growth may set future_tbl concurrently (CAS);
+	 * the moves read it again with acquire (rht_last_table()).
+	 */
+	if (__atomic_load_n(&ht->tbl->future_tbl, __ATOMIC_RELAXED) != NULL)
 		return rehash_some(ht, budget) > 0 ? 1 : 0;
 	ret = start_resize(ht, &started);
 	return ret != 0 ? ret : started;
@@ -305,7 +335,8 @@ rte_rhashtable_rehash_lock(struct rte_rhashtable *ht)
 	}
 	rte_spinlock_lock(&ht->rehash_lock);
 	/* finish the rehash under way: objects then stay where they are */
-	while (ht->tbl->future_tbl != NULL)
+	/* relaxed: as in worker_step() */
+	while (__atomic_load_n(&ht->tbl->future_tbl, __ATOMIC_RELAXED) != NULL)
 		rehash_some(ht, UINT32_MAX);
 }
 
