@@ -288,6 +288,11 @@ uint32_t rht_initial_size(const struct rte_rhashtable_params *p, uint32_t max_si
 
 /* rte_rhashtable.c: visit every table, under the tailq read lock */
 void rht_foreach_table(void (*fn)(const struct rte_rhashtable *ht, void *arg), void *arg);
+/* Call fn on the table of this name under the tailq read lock, so that no
+ * rte_rhashtable_free() can free it meanwhile: fn's result, or -ENOENT.
+ */
+int rht_with_table(const char *name, int (*fn)(const struct rte_rhashtable *ht, void *arg),
+		   void *arg);
 
 /*
  * A writer without an lcore id joins the count of the current phase. If

@@ -66,20 +66,26 @@ add_stats(struct rte_tel_data *d, const struct rte_rhashtable *ht,
 	rte_tel_data_add_dict_u64(d, "service_id", ht->service_id);
 }
 
+/* Runs under the tailq read lock: see rht_with_table(). */
 static int
-telemetry_info(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
+info_of(const struct rte_rhashtable *ht, void *d)
 {
 	struct rte_rhashtable_stats s;
-	struct rte_rhashtable *ht;
 
-	if (params == NULL || params[0] == '\0')
-		return -EINVAL;
-	ht = rte_rhashtable_find_existing(params);
-	if (ht == NULL || rte_rhashtable_stats_get(ht, &s) != 0)
+	if (rte_rhashtable_stats_get(ht, &s) != 0)
 		return -EINVAL;
 	rte_tel_data_start_dict(d);
 	add_stats(d, ht, &s);
 	return 0;
+}
+
+static int
+telemetry_info(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
+{
+	if (params == NULL || params[0] == '\0')
+		return -EINVAL;
+	/* the table must not be freed while we read it */
+	return rht_with_table(params, info_of, d) == 0 ? 0 : -EINVAL;
 }
 
 RTE_INIT(rhashtable_telemetry_init)

@@ -203,6 +203,24 @@ rht_foreach_table(void (*fn)(const struct rte_rhashtable *ht, void *arg), void *
 	rte_mcfg_tailq_read_unlock();
 }
 
+int
+rht_with_table(const char *name, int (*fn)(const struct rte_rhashtable *ht, void *arg),
+	       void *arg)
+{
+	struct rte_tailq_entry *te;
+	int ret = -ENOENT;
+
+	/* rte_rhashtable_free() takes the table out of the list, under the
+	 * write lock, before it frees it: it cannot free it while fn runs
+	 */
+	rte_mcfg_tailq_read_lock();
+	te = tailq_find(name);
+	if (te != NULL)
+		ret = fn(te->data, arg);
+	rte_mcfg_tailq_read_unlock();
+	return ret;
+}
+
 struct rte_rhashtable *
 rte_rhashtable_find_existing(const char *name)
 {
