@@ -29,6 +29,8 @@
 
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_trace.h>
 #include <rte_trace_point.h>
@@ -268,6 +270,72 @@ test_telemetry_errors(int fd)
 	return TEST_SUCCESS;
 }
 
+#define TEL_CHURN_NAME "rht_tel_churn"
+#define TEL_CHURN_QUERIES 2000
+
+static bool tel_churn_stop;
+static uint64_t tel_churn_cycles;
+
+/* Create and free a table of one name, as fast as it goes. */
+static int
+tel_churn(void *arg)
+{
+	struct rte_rhashtable_params p;
+	struct rte_rhashtable *ht;
+
+	RTE_SET_USED(arg);
+	test_params_init(&p, TEL_CHURN_NAME);
+	while (!__atomic_load_n(&tel_churn_stop, __ATOMIC_RELAXED)) {
+		ht = rte_rhashtable_create(&p);
+		if (ht == NULL)
+			return -1;
+		rte_rhashtable_free(ht);
+		tel_churn_cycles++;
+	}
+	return 0;
+}
+
+/*
+ * /rhashtable/info of a table that another lcore creates and frees all the
+ * time: every answer is either null (no such table) or the table's whole
+ * dict; the handler must hold the table while it reads it.
+ */
+static int
+test_telemetry_vs_free(int fd)
+{
+	static const char null_reply[] = "{\"/rhashtable/info\":null}";
+	unsigned int lcore = rte_get_next_lcore(-1, 1, 0);
+	uint32_t i, dicts = 0, nulls = 0;
+	int ret;
+
+	if (lcore >= RTE_MAX_LCORE) {
+		printf("  no worker lcore: telemetry vs free skipped\n");
+		return TEST_SUCCESS;
+	}
+	tel_churn_stop = false;
+	tel_churn_cycles = 0;
+	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(tel_churn, NULL, lcore), "launch");
+	for (i = 0; i < TEL_CHURN_QUERIES; i++) {
+		if (tel_query(fd, "/rhashtable/info," TEL_CHURN_NAME) != 0)
+			break;
+		if (strcmp(tel_buf, null_reply) == 0) {
+			nulls++;
+			continue;
+		}
+		if (!json_has_string(tel_buf, "name", TEL_CHURN_NAME) ||
+		    strstr(tel_buf, "\"key_len\":4") == NULL)
+			break;
+		dicts++;
+	}
+	__atomic_store_n(&tel_churn_stop, true, __ATOMIC_RELAXED);
+	ret = rte_eal_wait_lcore(lcore);
+	printf("  telemetry vs free: %u dicts, %u nulls, %" PRIu64 " tables created and freed\n",
+	       dicts, nulls, tel_churn_cycles);
+	TEST_ASSERT_SUCCESS(ret, "create failed on the churn lcore");
+	TEST_ASSERT_EQUAL(i, TEL_CHURN_QUERIES, "query %u: bad reply %s", i, tel_buf);
+	return TEST_SUCCESS;
+}
+
 #define TEL_SCRIPT "/usr/bin/dpdk-telemetry.py"
 
 /*
@@ -317,6 +385,7 @@ telemetry_checks(int fd)
 	TEST_ASSERT_SUCCESS(check_info(fd, rte_rhltable_table(tel_hlt), "rht_tel_list",
 				       "rhltable"), "rhltable info");
 	TEST_ASSERT_SUCCESS(test_telemetry_errors(fd), "errors");
+	TEST_ASSERT_SUCCESS(test_telemetry_vs_free(fd), "telemetry vs free");
 	TEST_ASSERT_SUCCESS(test_telemetry_script(), "dpdk-telemetry.py");
 	return TEST_SUCCESS;
 }
