@@ -15,6 +15,10 @@
  * rte_ring_core.h. Use the functions of rte_rhashtable.h.
  */
 
+#ifndef _RTE_RHASHTABLE_H_
+#error "do not include rte_rhashtable_core.h directly, use <rte_rhashtable.h> instead"
+#endif
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -199,7 +203,7 @@ rht_load32(const uint8_t *p)
 static __rte_always_inline uint64_t
 rht_default_hash64(const void *key, uint32_t len, uint32_t seed)
 {
-	const uint8_t *p = key;
+	const uint8_t *p = (const uint8_t *)key;
 	uint64_t s = (((uint64_t)seed << 32) | seed) ^ RHT_PI0;
 	uint64_t h = s ^ ((uint64_t)len * RHT_PI1);
 	uint64_t a = 0, b = 0;
