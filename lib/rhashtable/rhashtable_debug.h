@@ -8,7 +8,8 @@
 /**
  * @file
  * Test-only hooks of librte_rhashtable (internal API, not installed).
- * Callers build with -DALLOW_INTERNAL_API.
+ * The shared library does not export them (version.map): callers link
+ * librte_rhashtable.a and build with -DALLOW_INTERNAL_API.
  */
 
 #include <stddef.h>
