@@ -759,7 +759,7 @@ test_offsets(void)
 }
 
 static void
-count_free(void *obj, void *arg)
+count_free(void *arg, void *obj)
 {
 	struct test_obj *o = obj;
 	unsigned int *calls = arg;

@@ -513,7 +513,7 @@ rs_writers_init(const struct rs_cfg *cfg, uint32_t nwriters)
 }
 
 static void
-rs_free_obj(void *obj, void *arg)
+rs_free_obj(void *arg, void *obj)
 {
 	RTE_SET_USED(arg);
 	stress_obj_discard(obj);

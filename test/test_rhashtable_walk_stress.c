@@ -292,7 +292,7 @@ ws_setup(const struct ws_cfg *cfg)
 }
 
 static void
-ws_free_obj(void *obj, void *arg)
+ws_free_obj(void *arg, void *obj)
 {
 	RTE_SET_USED(arg);
 	stress_obj_discard(obj);

@@ -251,7 +251,7 @@ test_rhl_resize(void)
 }
 
 static void
-count_free(void *obj, void *arg)
+count_free(void *arg, void *obj)
 {
 	struct list_obj *o = obj;
 	uint32_t *calls = arg;

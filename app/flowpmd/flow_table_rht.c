@@ -69,7 +69,7 @@ struct rht_destroy_arg {
 };
 
 static void
-rht_destroy_one(void *obj, void *arg)
+rht_destroy_one(void *arg, void *obj)
 {
 	struct rht_destroy_arg *d = arg;
 

@@ -83,7 +83,9 @@ on_signal(int sig)
 	quit = true;
 }
 
-/* Called by the table's defer queue once no reader can hold obj. */
+/* Called by the table's defer queue once no reader can hold obj, and for
+ * each flow left at exit by rte_rhashtable_free_and_destroy().
+ */
 static void
 flow_free(void *ctx, void *obj)
 {
@@ -339,12 +341,6 @@ main_loop(unsigned int nb_service_lcores, double duration, double timeout_s)
 	}
 }
 
-static void
-flow_put(void *obj, void *arg)
-{
-	rte_mempool_put(arg, obj);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -388,7 +384,7 @@ main(int argc, char **argv)
 	printf("flow_table: %u flows at exit\n", rte_rhashtable_count(table));
 	rte_eth_dev_stop(0);
 	rte_eth_dev_close(0);
-	rte_rhashtable_free_and_destroy(table, flow_put, flow_pool);
+	rte_rhashtable_free_and_destroy(table, flow_free, flow_pool);
 	rte_mempool_free(flow_pool);
 	rte_free(qsbr);
 	rte_eal_cleanup();

@@ -316,7 +316,7 @@ rte_rhltable_table(struct rte_rhltable *hlt)
 /* Call fn on every object of one chain; the next link is read first. */
 static void
 chain_destroy(struct rte_rhashtable *ht, struct rte_rhash_head *p,
-	      void (*free_fn)(void *obj, void *arg), void *arg)
+	      rte_rhashtable_free_obj_t free_fn, void *ctx)
 {
 	for (p = rht_ptr(p); !rht_is_nulls(p); p = rht_ptr(p)) {
 		struct rte_rhash_head *next = p->next;
@@ -327,11 +327,11 @@ chain_destroy(struct rte_rhashtable *ht, struct rte_rhash_head *p,
 			while (l != NULL) {
 				struct rte_rhlist_head *lnext = l->next;
 
-				free_fn(rht_obj(ht, &l->rhead), arg);
+				free_fn(ctx, rht_obj(ht, &l->rhead));
 				l = lnext;
 			}
 		} else {
-			free_fn(rht_obj(ht, p), arg);
+			free_fn(ctx, rht_obj(ht, p));
 		}
 		p = next;
 	}
@@ -339,7 +339,7 @@ chain_destroy(struct rte_rhashtable *ht, struct rte_rhash_head *p,
 
 void
 rte_rhashtable_free_and_destroy(struct rte_rhashtable *ht,
-				void (*free_fn)(void *obj, void *arg), void *arg)
+				rte_rhashtable_free_obj_t free_fn, void *ctx)
 {
 	struct rht_table *tbl, *next;
 	uint32_t i;
@@ -352,7 +352,7 @@ rte_rhashtable_free_and_destroy(struct rte_rhashtable *ht,
 	for (tbl = ht->tbl; tbl != NULL; tbl = next) {
 		next = tbl->future_tbl;
 		for (i = 0; free_fn != NULL && i < tbl->size; i++)
-			chain_destroy(ht, *rht_bucket(tbl, i), free_fn, arg);
+			chain_destroy(ht, *rht_bucket(tbl, i), free_fn, ctx);
 		rht_table_free(ht, tbl);
 	}
 	rht_rcu_free(ht);

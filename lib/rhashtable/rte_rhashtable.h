@@ -332,17 +332,23 @@ rte_rhashtable_free(struct rte_rhashtable *ht);
  * rte_rhashtable_free() does. For an rhltable every object of every list is
  * passed. NULL is a no-op.
  *
+ * free_fn has the type and the argument order of the RCU free_obj callback
+ * (context first, then the object), so one function can serve both. It
+ * used to take (obj, arg): a callback written for that order still
+ * compiles, with its arguments swapped, and must be changed.
+ *
  * @param ht
  *   The table.
  * @param free_fn
- *   Called with each object (its start) and arg; NULL: as rte_rhashtable_free().
- * @param arg
- *   Second argument of free_fn.
+ *   Called as free_fn(ctx, obj) with each object (its start); NULL: as
+ *   rte_rhashtable_free().
+ * @param ctx
+ *   First argument of free_fn.
  */
 __rte_experimental
 void
 rte_rhashtable_free_and_destroy(struct rte_rhashtable *ht,
-				void (*free_fn)(void *obj, void *arg), void *arg);
+				rte_rhashtable_free_obj_t free_fn, void *ctx);
 
 /**
  * @warning
