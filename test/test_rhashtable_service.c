@@ -177,12 +177,56 @@ test_service_grows(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The service is mapped to a service lcore that is never started: its run
+ * state says "running", yet nothing moves objects, and inserts pile up
+ * bucket tables. The table must count (and log) that.
+ */
+static int
+test_service_stalled(void)
+{
+	struct rte_rhashtable_stats s;
+
+	TEST_ASSERT_SUCCESS(check_service_name(), "service name");
+	service_lcore = rte_get_next_lcore(-1, 1, 0);
+	if (service_lcore >= RTE_MAX_LCORE) {
+		printf("no second lcore: run with -l 0-1\n");
+		return TEST_SKIPPED;
+	}
+	TEST_ASSERT_SUCCESS(rte_service_lcore_add(service_lcore), "service_lcore_add");
+	TEST_ASSERT_SUCCESS(rte_service_map_lcore_set(service_id, service_lcore, 1), "map");
+	TEST_ASSERT_EQUAL(rte_service_runstate_get(service_id), 1, "run state");
+
+	/* 64 buckets: past 64 objects an insert attaches 128, past 128 another */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 100), "insert");
+	s = test_stats(ht);
+	TEST_ASSERT_EQUAL(s.ntables, 2, "%u tables after 100 inserts", s.ntables);
+	TEST_ASSERT_EQUAL(s.worker_stalls, 0, "a stall with the first emergency table");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 100, 200), "insert");
+	s = test_stats(ht);
+	TEST_ASSERT(s.ntables >= 3, "%u tables after 200 inserts", s.ntables);
+	TEST_ASSERT(s.worker_stalls >= 1, "tables piled up uncounted: %" PRIu64 " stalls",
+		    s.worker_stalls);
+	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 200), "lookups across the chain");
+
+	/* the application runs the worker itself: no more stalls */
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	s = test_stats(ht);
+	TEST_ASSERT_EQUAL(s.ntables, 1, "%u tables after rehash_run", s.ntables);
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 200, N_OBJS), "insert");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	TEST_ASSERT_EQUAL(test_stats(ht).worker_stalls, s.worker_stalls,
+			  "stall counted while the worker ran");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite service_suite = {
 	.suite_name = "rhashtable rehash service",
 	.setup = test_default_config,
 	.teardown = NULL,
 	.unit_test_cases = {
 		TEST_CASE_ST(service_setup, service_teardown, test_service_grows),
+		TEST_CASE_ST(service_setup, service_teardown, test_service_stalled),
 		TEST_CASES_END()
 	}
 };
@@ -216,6 +260,8 @@ check_bucket_node(int expected)
 	node = page_node(info.bucket_mem);
 	TEST_ASSERT_EQUAL(node, expected, "%u-bucket table on node %d, expected %d",
 			  info.buckets, node, expected);
+	TEST_ASSERT_EQUAL(info.numa_node, node, "table_info says node %d, the kernel %d",
+			  info.numa_node, node);
 	return TEST_SUCCESS;
 }
 
@@ -245,6 +291,8 @@ numa_table(int socket_id, int expected_node)
 	ht = NULL;
 	TEST_ASSERT_SUCCESS(ret, "socket %d", socket_id);
 	TEST_ASSERT_EQUAL(s.buckets, 128, "no grow");
+	TEST_ASSERT_EQUAL(s.numa_node, expected_node, "stats.numa_node %d, expected %d",
+			  s.numa_node, expected_node);
 	if (socket_id != SOCKET_ID_ANY)
 		TEST_ASSERT_EQUAL(s.socket_id, socket_id, "stats.socket_id %d", s.socket_id);
 	return TEST_SUCCESS;

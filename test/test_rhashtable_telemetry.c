@@ -197,6 +197,8 @@ tel_setup(void)
 	TEST_ASSERT_NOT_NULL(tel_ht, "create: %s", rte_strerror(rte_errno));
 	/* no worker runs: inserts past 100% load allocate the next tables */
 	TEST_ASSERT_SUCCESS(test_insert_range(tel_ht, tel_objs, 0, TEL_N_OBJS), "insert");
+	/* so telemetry has a stalled worker to report (check_info()) */
+	TEST_ASSERT(test_stats(tel_ht).worker_stalls > 0, "tables piled up uncounted");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(tel_ht), "rehash_run");
 
 	p.name = "rht_tel_list";
@@ -243,6 +245,8 @@ check_info(int fd, struct rte_rhashtable *ht, const char *name, const char *type
 	CHECK_FIELD(tel_buf, s, rehashes_done);
 	CHECK_FIELD(tel_buf, s, objs_moved);
 	CHECK_FIELD(tel_buf, s, bytes);
+	CHECK_FIELD(tel_buf, s, worker_stalls);
+	CHECK_FIELD(tel_buf, s, numa_node);
 	return TEST_SUCCESS;
 }
 

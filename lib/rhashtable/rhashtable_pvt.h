@@ -50,6 +50,7 @@ struct rht_counters {
 	uint64_t refused_enomem;
 	uint64_t refused_ebusy;
 	uint64_t refused_e2big;
+	uint64_t worker_stalls;
 };
 
 /* A retired pointer waiting for its grace period outside the defer queue. */
@@ -113,6 +114,8 @@ struct rte_rhashtable {
 	uint32_t nobjs;            /* rhltable: every object of every list */
 	uint32_t ntables;          /* tables in the chain */
 	uint32_t last_size;        /* buckets of the newest table */
+	int32_t last_node;         /* NUMA node of the newest table's buckets */
+	uint64_t stall_warned_at;  /* timer cycles of the last stalled-worker warning */
 	uint64_t bytes;            /* memory held */
 	uint32_t reseed_pending;
 	uint32_t no_worker_warned;

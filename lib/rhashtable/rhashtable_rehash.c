@@ -361,6 +361,35 @@ rte_rhashtable_reseed(struct rte_rhashtable *ht)
 	return 0;
 }
 
+/* Seconds between two warnings about a worker that does not run. */
+#define RHT_STALL_WARN_PERIOD 10
+
+/*
+ * An insert attached a bucket table while the worker had not yet emptied a
+ * single step of the first one: bucket tables pile up because nothing runs
+ * the worker. rte_service_runstate_get() cannot tell, as it reports a
+ * service mapped to a service lcore that never runs (one outside the
+ * coremask, or never started) as running. Counted each time, logged at most
+ * every RHT_STALL_WARN_PERIOD seconds.
+ */
+static void
+worker_stalled(struct rte_rhashtable *ht)
+{
+	uint64_t now = rte_get_timer_cycles();
+	uint64_t last = __atomic_load_n(&ht->stall_warned_at, __ATOMIC_RELAXED);
+
+	RHT_COUNT(ht, worker_stalls);
+	if (last != 0 && now - last < RHT_STALL_WARN_PERIOD * rte_get_timer_hz())
+		return;
+	if (!__atomic_compare_exchange_n(&ht->stall_warned_at, &last, now, false,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return;
+	RHT_LOG(WARNING, "%s: %u bucket tables chained and the rehash worker has not "
+		"started on the first: is service %s%s mapped to a running service lcore? "
+		"(or call rte_rhashtable_rehash_run())", ht->name,
+		__atomic_load_n(&ht->ntables, __ATOMIC_RELAXED), RHT_SERVICE_PREFIX, ht->name);
+}
+
 /*
  * An insert found tbl (the newest table) over 100% load or with a full
  * chain: attach the next table itself, without blocking, as the article's
@@ -386,10 +415,16 @@ rht_emergency_table(struct rte_rhashtable *ht, struct rht_table *tbl)
 		ret = -ENOMEM;
 		goto fail;
 	}
-	if (rht_table_attach(ht, tbl, next, true))
-		RHT_COUNT(ht, emergency_allocs);
-	else
+	if (!rht_table_attach(ht, tbl, next, true)) {
 		rht_table_free(ht, next);
+		return 0;
+	}
+	RHT_COUNT(ht, emergency_allocs);
+	/* relaxed: a hint; the worker publishes its progress every
+	 * RHT_EMPTIED_STEP buckets, long before inserts fill another table
+	 */
+	if (first != tbl && __atomic_load_n(&first->emptied, __ATOMIC_RELAXED) == 0)
+		worker_stalled(ht);
 	return 0;
 fail:
 	/* another thread attached a table: the insert can go there */

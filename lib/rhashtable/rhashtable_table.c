@@ -10,6 +10,8 @@
 
 #include <errno.h>
 
+#include <numaif.h>
+
 #include <rte_malloc.h>
 #include <rte_random.h>
 
@@ -100,6 +102,26 @@ alloc_flat(struct rte_rhashtable *ht, uint32_t size)
 	return tbl;
 }
 
+/*
+ * The NUMA node that backs the buckets, as the kernel sees it (libnuma):
+ * rte_malloc_socket() gives memory of the socket's heap, but without
+ * hugepages (--no-huge) that is ordinary memory the kernel places itself.
+ * The buckets are written already (nulls markers), so their page exists.
+ */
+static int32_t
+buckets_node(const struct rte_rhashtable *ht, const struct rht_table *tbl)
+{
+	int node = -1;
+
+	if (get_mempolicy(&node, NULL, 0, (void *)(uintptr_t)rht_bucket(tbl, 0),
+			  MPOL_F_NODE | MPOL_F_ADDR) != 0)
+		return -1;
+	if (ht->socket_id != SOCKET_ID_ANY && node != ht->socket_id)
+		RHT_LOG(WARNING, "%s: %u buckets asked on socket %d are on NUMA node %d",
+			ht->name, tbl->size, ht->socket_id, node);
+	return node;
+}
+
 static uint32_t
 lock_count(const struct rte_rhashtable *ht, uint32_t size)
 {
@@ -134,6 +156,7 @@ rht_table_alloc(struct rte_rhashtable *ht, uint32_t size)
 	tbl->bytes += nlocks * sizeof(rte_spinlock_t);
 	tbl->mask = size - 1;
 	tbl->seed = (uint32_t)rte_rand();
+	tbl->numa_node = buckets_node(ht, tbl);
 	__atomic_fetch_add(&ht->bytes, tbl->bytes, __ATOMIC_RELAXED);
 	return tbl;
 fail:
@@ -176,6 +199,7 @@ rht_table_attach(struct rte_rhashtable *ht, struct rht_table *tbl, struct rht_ta
 	rht_trace_resize(ht->name, tbl->size, next->size, emergency);
 	__atomic_fetch_add(&ht->ntables, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&ht->last_size, next->size, __ATOMIC_RELAXED);
+	__atomic_store_n(&ht->last_node, next->numa_node, __ATOMIC_RELAXED);
 	if (next->size > tbl->size)
 		RHT_COUNT(ht, grows);
 	else if (next->size < tbl->size)

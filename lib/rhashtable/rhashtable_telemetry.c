@@ -55,9 +55,11 @@ add_stats(struct rte_tel_data *d, const struct rte_rhashtable *ht,
 	ADD_U64(d, s, refused_enomem);
 	ADD_U64(d, s, refused_ebusy);
 	ADD_U64(d, s, refused_e2big);
+	ADD_U64(d, s, worker_stalls);
 	ADD_U64(d, s, bytes);
 	ADD_U64(d, s, reclaim_pending);
 	rte_tel_data_add_dict_int(d, "socket_id", s->socket_id);
+	rte_tel_data_add_dict_int(d, "numa_node", s->numa_node);
 	rte_tel_data_add_dict_u64(d, "key_len", ht->key_len);
 	rte_tel_data_add_dict_u64(d, "max_size", ht->max_size);
 	rte_tel_data_add_dict_u64(d, "min_size", ht->min_size);

@@ -269,6 +269,7 @@ table_create(const struct rte_rhashtable_params *p, bool rhlist)
 	ht->tbl = tbl;
 	ht->ntables = 1;
 	ht->last_size = tbl->size;
+	ht->last_node = tbl->numa_node;
 
 	ret = tailq_add(ht);
 	if (ret != 0)
@@ -410,9 +411,11 @@ rte_rhashtable_stats_get(const struct rte_rhashtable *ht, struct rte_rhashtable_
 	s->refused_enomem = CTR(ht, refused_enomem);
 	s->refused_ebusy = CTR(ht, refused_ebusy);
 	s->refused_e2big = CTR(ht, refused_e2big);
+	s->worker_stalls = CTR(ht, worker_stalls);
 	s->bytes = __atomic_load_n(&ht->bytes, __ATOMIC_RELAXED);
 	s->reclaim_pending = rht_rcu_pending(ht);
 	s->socket_id = ht->socket_id;
+	s->numa_node = __atomic_load_n(&ht->last_node, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -440,6 +443,7 @@ rte_rhashtable_table_info_get(struct rte_rhashtable *ht, uint32_t idx,
 		info->nested = tbl->nested;
 		info->bytes = tbl->bytes;
 		info->bucket_mem = rht_bucket(tbl, 0);
+		info->numa_node = tbl->numa_node;
 	}
 	rte_spinlock_unlock(&ht->rehash_lock);
 	return ret;

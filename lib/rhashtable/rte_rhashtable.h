@@ -201,9 +201,17 @@ struct rte_rhashtable_stats {
 	uint64_t refused_enomem;   /**< Inserts refused with -ENOMEM. */
 	uint64_t refused_ebusy;    /**< Inserts refused with -EBUSY. */
 	uint64_t refused_e2big;    /**< Inserts refused with -E2BIG. */
+	uint64_t worker_stalls;
+	/**< Bucket tables that inserts attached while the rehash worker had not
+	 *   started on the first one: it does not run (see the log).
+	 */
 	uint64_t bytes;            /**< Memory held: table struct, bucket tables, locks. */
 	uint32_t reclaim_pending;  /**< Entries waiting in the RCU defer queue. */
 	int socket_id;             /**< Socket the bucket tables come from. */
+	int numa_node;
+	/**< NUMA node that the kernel reports for the buckets of the newest
+	 *   bucket table (compare with socket_id), -1 when unknown.
+	 */
 };
 
 /**
@@ -938,6 +946,7 @@ struct rte_rhashtable_table_info {
 	bool nested;            /**< Built of page-sized pieces (large allocation failed). */
 	uint64_t bytes;         /**< Memory of buckets and locks. */
 	const void *bucket_mem; /**< First bucket (NUMA checks, debugging). */
+	int numa_node;          /**< NUMA node of bucket_mem's page, -1 when unknown. */
 };
 
 /**

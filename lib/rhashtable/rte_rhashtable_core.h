@@ -54,6 +54,7 @@ struct rht_table {
 	uint32_t lock_mask;      /* locks - 1 */
 	bool nested;             /* buckets live in pieces[] */
 	bool retired;            /* left the chain; under ht->walk_lock */
+	int32_t numa_node;       /* node of the buckets' first page; -1: unknown */
 	uint64_t bytes;          /* memory of this table, locks included */
 	/* next table of the chain, published with a release store */
 	struct rht_table *future_tbl;
