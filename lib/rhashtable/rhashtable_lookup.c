@@ -130,7 +130,7 @@ static __rte_always_inline struct rte_rhash_head *
 lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	const struct rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
 	uint64_t hash = hash_k(ht, tbl, key, key_len, fast);
 	struct rte_rhash_head *he;
 
@@ -301,7 +301,7 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 	      uint64_t *hit_mask, void *objs[], uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	const struct rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
 	uint64_t todo = n == 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
 	uint64_t hits = 0, probed = 0, in_next, m;
 
@@ -345,7 +345,7 @@ prefetch_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint3
 	   uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE), *t, *later;
+	const struct rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE), *t, *later;
 	struct rte_rhash_head **bkt, *he;
 	uint32_t i, d, emptied;
 	uint64_t hash;
@@ -376,7 +376,7 @@ rte_rhashtable_prefetch_bulk(const struct rte_rhashtable *ht, const void **keys,
 			RTE_RHASHTABLE_PREFETCH_DEPTH_MAX);
 		return -EINVAL;
 	}
-	switch (ht->fast_key_len) {
+	switch (ht->core.fast_key_len) {
 	case 4: prefetch_k(ht, keys, num_keys, depth, 4, true); break;
 	case 8: prefetch_k(ht, keys, num_keys, depth, 8, true); break;
 	case 13: prefetch_k(ht, keys, num_keys, depth, 13, true); break;
@@ -409,7 +409,7 @@ lookup_fast_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len
 {
 	bool slow = false;
 	struct rte_rhash_head *he =
-		rht_lookup_common((const struct rht_core *)ht, key, key_len, &slow);
+		rht_lookup_common(&ht->core, key, key_len, &slow);
 
 	return unlikely(slow) ? full(ht, key) : he;
 }
@@ -442,7 +442,7 @@ RHT_LOOKUP_FAST(64)
 static __rte_always_inline struct rte_rhash_head *
 lookup_head(const struct rte_rhashtable *ht, const void *key)
 {
-	switch (ht->fast_key_len) {
+	switch (ht->core.fast_key_len) {
 	case 4: return lookup_4(ht, key);
 	case 8: return lookup_8(ht, key);
 	case 13: return lookup_13(ht, key);
@@ -487,7 +487,7 @@ rte_rhashtable_lookup_bulk(const struct rte_rhashtable *ht, const void **keys,
 			RTE_RHASHTABLE_LOOKUP_BULK_MAX);
 		return -EINVAL;
 	}
-	switch (ht->fast_key_len) {
+	switch (ht->core.fast_key_len) {
 	case 4: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 4, true);
 	case 8: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 8, true);
 	case 13: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 13, true);

@@ -87,16 +87,10 @@ struct rht_writer {
 struct rte_rhashtable {
 	/* Read by every lookup, written only at create: kept on cache lines of
 	 * their own, away from the counters writers update, so that lookups
-	 * on other lcores do not miss on them after each insert.
+	 * on other lcores do not miss on them after each insert. The first
+	 * member: rte_rhashtable_lookup_fast() casts the table pointer.
 	 */
-	struct rht_table *tbl;     /* first bucket table (release/acquire) */
-	uint32_t key_len;
-	uint32_t key_offset;
-	uint32_t head_offset;
-	/* key_len when lookups can use a version specialised for it (the
-	 * default hash and compare, a length of rht_key_len_fast()); else 0
-	 */
-	uint32_t fast_key_len;
+	struct rht_core core;
 	bool rhlist;               /* an rhltable: chain entries head lists */
 	rte_rhashtable_hashfn_t hashfn;         /* NULL: the inline default */
 	rte_rhashtable_obj_hashfn_t obj_hashfn; /* may be NULL */
@@ -175,13 +169,13 @@ rht_bucket_lock(const struct rht_table *tbl, uint32_t idx)
 static inline void *
 rht_obj(const struct rte_rhashtable *ht, const struct rte_rhash_head *he)
 {
-	return (char *)(uintptr_t)he - ht->head_offset;
+	return (char *)(uintptr_t)he - ht->core.head_offset;
 }
 
 static inline const void *
 rht_obj_key(const struct rte_rhashtable *ht, const void *obj)
 {
-	return (const char *)obj + ht->key_offset;
+	return (const char *)obj + ht->core.key_offset;
 }
 
 /* Keys of these lengths get lookups specialised for them (rhashtable_lookup.c). */
@@ -203,8 +197,8 @@ rht_key_hash(const struct rte_rhashtable *ht, const struct rht_table *tbl, const
 	uint32_t h;
 
 	if (ht->hashfn == NULL)
-		return rht_default_hash64(key, ht->key_len, tbl->seed);
-	h = ht->hashfn(key, ht->key_len, tbl->seed);
+		return rht_default_hash64(key, ht->core.key_len, tbl->seed);
+	h = ht->hashfn(key, ht->core.key_len, tbl->seed);
 	return ((uint64_t)h << 32) | h;
 }
 
@@ -215,7 +209,7 @@ rht_obj_hash(const struct rte_rhashtable *ht, const struct rht_table *tbl, const
 
 	if (ht->obj_hashfn == NULL)
 		return rht_key_hash(ht, tbl, rht_obj_key(ht, obj));
-	h = ht->obj_hashfn(obj, ht->key_len, tbl->seed);
+	h = ht->obj_hashfn(obj, ht->core.key_len, tbl->seed);
 	return ((uint64_t)h << 32) | h;
 }
 
@@ -231,7 +225,7 @@ rht_key_cmp(const struct rte_rhashtable *ht, const void *key, const void *obj)
 {
 	if (ht->obj_cmpfn != NULL)
 		return ht->obj_cmpfn(key, obj);
-	return memcmp(key, rht_obj_key(ht, obj), ht->key_len);
+	return memcmp(key, rht_obj_key(ht, obj), ht->core.key_len);
 }
 
 /* The newest table of the chain, where inserts go. */
@@ -349,7 +343,7 @@ rht_writer_enter(struct rte_rhashtable *ht)
 	} else {
 		return rht_anon_writer_enter(ht);
 	}
-	/* seq_cst: our mark is visible before we read ht->tbl. Pairs with the
+	/* seq_cst: our mark is visible before we read ht->core.tbl. Pairs with the
 	 * fence in rht_writers_drain(): either the worker sees us marked, or
 	 * we see the first table it has already replaced.
 	 */
@@ -370,19 +364,6 @@ rht_writer_exit(struct rte_rhashtable *ht, uint32_t *seq)
 	else
 		__atomic_store_n(seq, *seq + 1, __ATOMIC_RELEASE);
 }
-
-/* rhashtable_rehash.c: wait until no writer can still use a replaced table */
-void rht_writers_drain(struct rte_rhashtable *ht);
-
-/* rhashtable_update.c */
-void rht_bucket_reseal(const struct rte_rhashtable *ht, const struct rht_table *tbl,
-		       struct rte_rhash_head **bkt);
-int rht_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj, int mode,
-	       void **existing);
-#define RHT_INSERT_ANY 0     /* do not look for the key */
-#define RHT_INSERT_UNIQUE 1  /* -EEXIST when the key is present */
-#define RHT_INSERT_LIST 2    /* rhltable: join the key's list */
-int rht_rhl_remove(struct rte_rhashtable *ht, struct rte_rhlist_head *list);
 
 /* rhashtable_rehash.c: the worker */
 int rht_service_register(struct rte_rhashtable *ht);

@@ -92,7 +92,8 @@ empty_bucket(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx)
 		__atomic_fetch_add(&ht->ctr.objs_moved, moved, __ATOMIC_RELAXED);
 }
 
-void
+/* Wait until no writer can still use a replaced table. */
+static void
 rht_writers_drain(struct rte_rhashtable *ht)
 {
 	uint32_t snap[RTE_MAX_LCORE];
@@ -129,8 +130,8 @@ drop_first_table(struct rte_rhashtable *ht, struct rht_table *old)
 	 */
 	struct rht_table *next = __atomic_load_n(&old->future_tbl, __ATOMIC_ACQUIRE);
 
-	/* release: pairs with the acquire of ht->tbl by readers and writers */
-	__atomic_store_n(&ht->tbl, next, __ATOMIC_RELEASE);
+	/* release: pairs with the acquire of ht->core.tbl by readers and writers */
+	__atomic_store_n(&ht->core.tbl, next, __ATOMIC_RELEASE);
 	/* writers that read the old pointer finish with the table first;
 	 * readers are covered by the QSBR grace period of rht_retire_table()
 	 */
@@ -202,7 +203,7 @@ prefetch_moves(const struct rte_rhashtable *ht, struct rht_table *old, uint32_t 
 	obj = first_obj_hint(ht, old, idx + RHT_MOVE_AHEAD);
 	if (obj != NULL) {
 		rte_prefetch0(rht_obj_key(ht, obj));
-		rte_prefetch0_write((const char *)obj + ht->head_offset);
+		rte_prefetch0_write((const char *)obj + ht->core.head_offset);
 	}
 	prefetch_destination(ht, old, idx + RHT_MOVE_AHEAD / 2);
 }
@@ -214,7 +215,7 @@ prefetch_moves(const struct rte_rhashtable *ht, struct rht_table *old, uint32_t 
 static uint32_t
 rehash_some(struct rte_rhashtable *ht, uint32_t budget)
 {
-	struct rht_table *old = ht->tbl;
+	struct rht_table *old = ht->core.tbl;
 	uint32_t done = 0;
 
 	/* inserts go to old only if they read old->future_tbl before it was
@@ -255,7 +256,7 @@ next_table_size(struct rte_rhashtable *ht, const struct rht_table *tbl)
 static int
 start_resize(struct rte_rhashtable *ht, bool *started)
 {
-	struct rht_table *tbl = ht->tbl, *next;
+	struct rht_table *tbl = ht->core.tbl, *next;
 	uint32_t size = next_table_size(ht, tbl);
 
 	*started = false;
@@ -282,11 +283,11 @@ worker_step(struct rte_rhashtable *ht, uint32_t budget)
 	bool started;
 	int ret;
 
-	/* only the worker changes ht->tbl, and it holds the lock. relaxed:
+	/* only the worker changes ht->core.tbl, and it holds the lock. relaxed:
 	 * an insert's emergency growth may set future_tbl concurrently (CAS);
 	 * the moves read it again with acquire (rht_last_table()).
 	 */
-	if (__atomic_load_n(&ht->tbl->future_tbl, __ATOMIC_RELAXED) != NULL)
+	if (__atomic_load_n(&ht->core.tbl->future_tbl, __ATOMIC_RELAXED) != NULL)
 		return rehash_some(ht, budget) > 0 ? 1 : 0;
 	ret = start_resize(ht, &started);
 	return ret != 0 ? ret : started;
@@ -336,7 +337,7 @@ rte_rhashtable_rehash_lock(struct rte_rhashtable *ht)
 	rte_spinlock_lock(&ht->rehash_lock);
 	/* finish the rehash under way: objects then stay where they are */
 	/* relaxed: as in worker_step() */
-	while (__atomic_load_n(&ht->tbl->future_tbl, __ATOMIC_RELAXED) != NULL)
+	while (__atomic_load_n(&ht->core.tbl->future_tbl, __ATOMIC_RELAXED) != NULL)
 		rehash_some(ht, UINT32_MAX);
 }
 
@@ -398,7 +399,7 @@ worker_stalled(struct rte_rhashtable *ht)
 int
 rht_emergency_table(struct rte_rhashtable *ht, struct rht_table *tbl)
 {
-	struct rht_table *first = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	struct rht_table *first = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
 	struct rht_table *next;
 	uint32_t size = tbl->size;
 	int ret;
@@ -452,7 +453,7 @@ rht_deferred_work_needed(struct rte_rhashtable *ht)
 
 	if (likely(__atomic_load_n(&ht->no_worker_warned, __ATOMIC_RELAXED) != 0))
 		return;
-	last = rht_last_table(__atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE));
+	last = rht_last_table(__atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE));
 	if (!rht_grow_above_pct(ht, last, RTE_RHT_GROW_PCT))
 		return;
 	if (rte_service_runstate_get(ht->service_id) == 1)

@@ -60,7 +60,7 @@ add_stats(struct rte_tel_data *d, const struct rte_rhashtable *ht,
 	ADD_U64(d, s, reclaim_pending);
 	rte_tel_data_add_dict_int(d, "socket_id", s->socket_id);
 	rte_tel_data_add_dict_int(d, "numa_node", s->numa_node);
-	rte_tel_data_add_dict_u64(d, "key_len", ht->key_len);
+	rte_tel_data_add_dict_u64(d, "key_len", ht->core.key_len);
 	rte_tel_data_add_dict_u64(d, "max_size", ht->max_size);
 	rte_tel_data_add_dict_u64(d, "min_size", ht->min_size);
 	rte_tel_data_add_dict_int(d, "automatic_shrinking", ht->automatic_shrinking);

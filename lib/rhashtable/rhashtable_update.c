@@ -14,6 +14,15 @@
 
 #include "rhashtable_pvt.h"
 
+/* modes of rht_insert() */
+#define RHT_INSERT_ANY 0     /* do not look for the key */
+#define RHT_INSERT_UNIQUE 1  /* -EEXIST when the key is present */
+#define RHT_INSERT_LIST 2    /* rhltable: join the key's list */
+
+static void rht_bucket_reseal(const struct rte_rhashtable *ht, const struct rht_table *tbl,
+			      struct rte_rhash_head **bkt);
+static int rht_rhl_remove(struct rte_rhashtable *ht, struct rte_rhlist_head *list);
+
 /* Outcome of looking at one bucket of one table during an insert. */
 struct rht_insert_ctx {
 	struct rte_rhash_head *obj;
@@ -109,7 +118,7 @@ static int
 try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	struct rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
 	const void *obj = rht_obj(ht, c->obj);
 
 	/* without a key check, older tables have nothing to tell */
@@ -171,7 +180,7 @@ count_refusal(struct rte_rhashtable *ht, int ret)
 	}
 }
 
-int
+static int
 rht_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj, int mode, void **existing)
 {
 	struct rht_insert_ctx c = {
@@ -256,7 +265,7 @@ for_each_obj_bucket(struct rte_rhashtable *ht, const void *obj,
 {
 	uint32_t *seq = rht_writer_enter(ht);
 	/* acquire: pairs with the release that publishes a new first table */
-	struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	struct rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
 	int ret = 0;
 
 	while (tbl != NULL && ret == 0) {
@@ -291,7 +300,7 @@ chain_find_link(struct rte_rhash_head **bkt, const struct rte_rhash_head *he)
  * Recompute the summary and length of a locked bucket from the objects left
  * in it, so that removals do not fill the summary with stale bits.
  */
-void
+static void
 rht_bucket_reseal(const struct rte_rhashtable *ht, const struct rht_table *tbl,
 		  struct rte_rhash_head **bkt)
 {
@@ -425,7 +434,7 @@ unlink_list_member(struct rte_rhashtable *ht, struct rht_table *tbl,
 	return 0;
 }
 
-int
+static int
 rht_rhl_remove(struct rte_rhashtable *ht, struct rte_rhlist_head *list)
 {
 	int ret = for_each_obj_bucket(ht, rht_obj(ht, &list->rhead), unlink_list_member, list);

@@ -64,7 +64,7 @@ rte_rhashtable_walk_enter(struct rte_rhashtable *ht, struct rte_rhashtable_iter 
 	it->ht = ht;
 	rte_spinlock_lock(&ht->walk_lock);
 	/* under walk_lock, a table read here is not retired yet, or is marked */
-	tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
 	if (!tbl->retired) {
 		it->tbl = tbl;
 		walker_park(tbl, it);
@@ -119,7 +119,7 @@ rte_rhashtable_walk_start_check(struct rte_rhashtable_iter *it)
 	walker_unpark(it);
 	if (!it->end_of_table && it->tbl == NULL) {
 		/* our table was retired while we were parked */
-		it->tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+		it->tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
 		it->slot = 0;
 		it->p = NULL;
 		it->list = NULL;

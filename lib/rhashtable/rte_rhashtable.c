@@ -32,15 +32,8 @@ static struct rte_tailq_elem rte_rhashtable_tailq = {
 EAL_REGISTER_TAILQ(rte_rhashtable_tailq)
 
 /* rte_rhashtable_lookup_fast() reads the table through struct rht_core. */
-#define RHT_CORE_FIELD(f) \
-	static_assert(offsetof(struct rte_rhashtable, f) == offsetof(struct rht_core, f) && \
-		      sizeof(((struct rte_rhashtable *)0)->f) == sizeof(((struct rht_core *)0)->f), \
-		      "struct rht_core does not match struct rte_rhashtable: " #f)
-RHT_CORE_FIELD(tbl);
-RHT_CORE_FIELD(key_len);
-RHT_CORE_FIELD(key_offset);
-RHT_CORE_FIELD(head_offset);
-RHT_CORE_FIELD(fast_key_len);
+static_assert(offsetof(struct rte_rhashtable, core) == 0,
+	      "struct rht_core must be the first member of struct rte_rhashtable");
 
 uint32_t
 rte_rhashtable_default_hash(const void *key, uint32_t key_len, uint32_t seed)
@@ -113,15 +106,15 @@ static void
 params_apply(struct rte_rhashtable *ht, const struct rte_rhashtable_params *p)
 {
 	strlcpy(ht->name, p->name, sizeof(ht->name));
-	ht->key_len = p->key_len;
-	ht->key_offset = p->key_offset;
-	ht->head_offset = p->head_offset;
+	ht->core.key_len = p->key_len;
+	ht->core.key_offset = p->key_offset;
+	ht->core.head_offset = p->head_offset;
 	/* the library's own hash stays NULL here, so that it is inlined */
 	ht->hashfn = p->hashfn == rte_rhashtable_default_hash ? NULL : p->hashfn;
 	ht->obj_hashfn = p->obj_hashfn;
 	ht->obj_cmpfn = p->obj_cmpfn;
-	if (ht->hashfn == NULL && ht->obj_cmpfn == NULL && rht_key_len_fast(ht->key_len))
-		ht->fast_key_len = ht->key_len;
+	if (ht->hashfn == NULL && ht->obj_cmpfn == NULL && rht_key_len_fast(ht->core.key_len))
+		ht->core.fast_key_len = ht->core.key_len;
 	ht->max_size = round_down_pow2(p->max_size);
 	ht->min_size = RTE_MAX(round_down_pow2(p->min_size), (uint32_t)RTE_RHT_MIN_SIZE);
 	ht->max_elems = ht->max_size != 0 ? 2 * ht->max_size : RTE_RHASHTABLE_MAX_ELEMS;
@@ -266,7 +259,7 @@ table_create(const struct rte_rhashtable_params *p, bool rhlist)
 	tbl = rht_table_alloc(ht, rht_initial_size(p, ht->max_size));
 	if (tbl == NULL)
 		goto err_ht;
-	ht->tbl = tbl;
+	ht->core.tbl = tbl;
 	ht->ntables = 1;
 	ht->last_size = tbl->size;
 	ht->last_node = tbl->numa_node;
@@ -350,7 +343,7 @@ rte_rhashtable_free_and_destroy(struct rte_rhashtable *ht,
 	rht_service_unregister(ht);
 	rte_spinlock_lock(&ht->rehash_lock);
 	tailq_del(ht);
-	for (tbl = ht->tbl; tbl != NULL; tbl = next) {
+	for (tbl = ht->core.tbl; tbl != NULL; tbl = next) {
 		next = tbl->future_tbl;
 		for (i = 0; free_fn != NULL && i < tbl->size; i++)
 			chain_destroy(ht, *rht_bucket(tbl, i), free_fn, ctx);
@@ -432,7 +425,7 @@ rte_rhashtable_table_info_get(struct rte_rhashtable *ht, uint32_t idx,
 	}
 	/* the worker retires tables only under this lock */
 	rte_spinlock_lock(&ht->rehash_lock);
-	for (tbl = ht->tbl; tbl != NULL && idx > 0; idx--)
+	for (tbl = ht->core.tbl; tbl != NULL && idx > 0; idx--)
 		tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
 	if (tbl == NULL) {
 		ret = -ENOENT;

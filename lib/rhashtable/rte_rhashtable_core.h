@@ -226,15 +226,19 @@ rht_default_hash64(const void *key, uint32_t len, uint32_t seed)
 }
 
 /*
- * The first fields of struct rte_rhashtable, the ones a lookup reads
- * (rhashtable_pvt.h checks that the two agree).
+ * The fields of a table that every lookup reads, written only at create.
+ * They are the first member of struct rte_rhashtable (rhashtable_pvt.h),
+ * so that rte_rhashtable_lookup_fast() reaches them through the opaque
+ * table pointer, and the library's own code through ht->core.
  */
 struct rht_core {
 	struct rht_table *tbl;     /* first bucket table (release/acquire) */
 	uint32_t key_len;
 	uint32_t key_offset;
 	uint32_t head_offset;
-	/* key_len when lookups can use a version specialised for it, else 0 */
+	/* key_len when lookups can use a version specialised for it (the
+	 * default hash and compare, a length of rht_key_len_fast()); else 0
+	 */
 	uint32_t fast_key_len;
 };
 
