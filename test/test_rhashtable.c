@@ -186,9 +186,9 @@ test_create_fail_no_leak(void)
 	rte_rhashtable_free(t);
 	TEST_ASSERT_SUCCESS(ret, "duplicate create");
 
-	rhashtable_fault_inject(&all);
+	__rte_rhashtable_fault_inject(&all);
 	ret = expect_create_fails(&p, ENOMEM, "bucket allocation failing");
-	rhashtable_fault_inject(NULL);
+	__rte_rhashtable_fault_inject(NULL);
 	TEST_ASSERT_SUCCESS(ret, "create without memory for the bucket table");
 
 	/* neither the name nor the service slot was kept by the failure */

@@ -239,14 +239,14 @@ fault_phase(struct rte_rhashtable *ht, const struct fault_run *fr, struct fault_
 
 	/* every refused allocation logs a warning: keep the test log readable */
 	rte_log_set_level(logtype, RTE_LOG_ERR);
-	rhashtable_fault_inject(&fr->fault);
+	__rte_rhashtable_fault_inject(&fr->fault);
 	ret = insert_all(ht, fr, res, true);
 	res->inserted_under_faults = res->inserted;
 	for (t = 0; rte_rhashtable_table_info_get(ht, t, &info) == 0; t++)
 		nested_seen |= info.nested;
 	rte_rhashtable_stats_get(ht, &res->during);
-	res->faults = rhashtable_fault_count();
-	rhashtable_fault_inject(NULL);
+	res->faults = __rte_rhashtable_fault_count();
+	__rte_rhashtable_fault_inject(NULL);
 	rte_log_set_level(logtype, level);
 	total_faults += res->faults;
 	TEST_ASSERT_SUCCESS(ret, "%s: inserts under faults", fr->name);
@@ -444,10 +444,10 @@ test_create_under_faults(void)
 	/* allocation 0 is the bucket array, 1 the lock array */
 	for (n = 0; n < 3; n++) {
 		f.fail_after = n;
-		rhashtable_fault_inject(&f);
+		__rte_rhashtable_fault_inject(&f);
 		rte_errno = 0;
 		ht = fault_table_create(&fr);
-		rhashtable_fault_inject(NULL);
+		__rte_rhashtable_fault_inject(NULL);
 		total_faults += n < 2;
 		if (n < 2) {
 			TEST_ASSERT_NULL(ht, "create succeeded with allocation %u failing", n);

@@ -62,7 +62,7 @@ params_setup(void)
 static void
 table_teardown(void)
 {
-	rhashtable_fault_inject(NULL);
+	__rte_rhashtable_fault_inject(NULL);
 	rte_rhashtable_free(ht);
 	ht = NULL;
 }
@@ -661,14 +661,14 @@ test_nested_table(void)
 
 	params.locks_mul = 1; /* keep the lock array well below a page */
 	TEST_ASSERT_SUCCESS(create_table(), "create");
-	rhashtable_fault_inject(&big);
+	__rte_rhashtable_fault_inject(&big);
 	TEST_ASSERT_SUCCESS(insert_with_worker(0, 2000, 100), "insert 2000");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 
 	s = test_stats(ht);
 	TEST_ASSERT_EQUAL(s.buckets, 4096, "2000 objects in %u buckets", s.buckets);
 	TEST_ASSERT(s.nested_tables > 0, "no nested table with large allocations failing");
-	TEST_ASSERT(rhashtable_fault_count() > 0, "no allocation was refused");
+	TEST_ASSERT(__rte_rhashtable_fault_count() > 0, "no allocation was refused");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_table_info_get(ht, 0, &info), "table_info");
 	TEST_ASSERT(info.nested, "the 4096-bucket table is not nested");
 	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 2000), "lookups in the nested table");
@@ -693,7 +693,7 @@ test_alloc_fail_keeps_table(void)
 
 	TEST_ASSERT_SUCCESS(create_table(), "create");
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 50), "insert");
-	rhashtable_fault_inject(&all);
+	__rte_rhashtable_fault_inject(&all);
 	ret = rte_rhashtable_rehash_run(ht);
 	TEST_ASSERT_EQUAL(ret, -ENOMEM, "rehash_run without memory returned %d", ret);
 	s = test_stats(ht);
@@ -704,7 +704,7 @@ test_alloc_fail_keeps_table(void)
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 50, 60), "insert below 100%% load");
 
 	/* restore memory: the grow goes through */
-	rhashtable_fault_inject(NULL);
+	__rte_rhashtable_fault_inject(NULL);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run with memory");
 	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 128, "no grow after memory came back");
 	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 60), "lookups after the grow");
@@ -720,7 +720,7 @@ test_alloc_fail_emergency(void)
 	int ret;
 
 	TEST_ASSERT_SUCCESS(create_table(), "create");
-	rhashtable_fault_inject(&all);
+	__rte_rhashtable_fault_inject(&all);
 	for (i = 0; i < 400; i++) {
 		ret = rte_rhashtable_insert(ht, &objs[i].node);
 		objs[i].seen = ret == 0;
@@ -731,7 +731,7 @@ test_alloc_fail_emergency(void)
 		else
 			TEST_ASSERT(0, "insert without memory returned %d", ret);
 	}
-	rhashtable_fault_inject(NULL);
+	__rte_rhashtable_fault_inject(NULL);
 	TEST_ASSERT_EQUAL(test_stats(ht).refused_enomem, enomem, "stats.refused_enomem");
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), ok, "count %u, %u inserts succeeded",
 			  rte_rhashtable_count(ht), ok);

@@ -495,10 +495,10 @@ trace_resizes(struct test_obj *objs)
 		ret = rte_rhashtable_rehash_run(ht);
 	if (ret == 0) {
 		/* a re-seed whose bucket table cannot be allocated */
-		rhashtable_fault_inject(&fail_all);
+		__rte_rhashtable_fault_inject(&fail_all);
 		rte_rhashtable_reseed(ht);
 		ret = rte_rhashtable_rehash_run(ht) == -ENOMEM ? 0 : -1;
-		rhashtable_fault_inject(NULL);
+		__rte_rhashtable_fault_inject(NULL);
 	}
 	rte_rhashtable_free(ht);
 	TEST_ASSERT_SUCCESS(ret, "grow, shrink and -ENOMEM sequence failed");

@@ -31,11 +31,11 @@ struct rhashtable_fault {
  */
 __rte_internal
 void
-rhashtable_fault_inject(const struct rhashtable_fault *f);
+__rte_rhashtable_fault_inject(const struct rhashtable_fault *f);
 
 /** Allocations that failed because of fault injection since the last set. */
 __rte_internal
 uint64_t
-rhashtable_fault_count(void);
+__rte_rhashtable_fault_count(void);
 
 #endif /* _RHASHTABLE_DEBUG_H_ */

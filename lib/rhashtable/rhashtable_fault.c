@@ -3,7 +3,7 @@
  */
 
 /*
- * Every allocation of bucket-table memory goes through rht_malloc(), so that
+ * Every allocation of bucket-table memory goes through __rte_rht_malloc(), so that
  * tests can make the N-th one fail and check that nothing is lost.
  */
 
@@ -19,7 +19,7 @@ static uint64_t fault_attempts;
 static uint64_t fault_failed;
 
 void
-rhashtable_fault_inject(const struct rhashtable_fault *f)
+__rte_rhashtable_fault_inject(const struct rhashtable_fault *f)
 {
 	__atomic_store_n(&fault_enabled, 0, __ATOMIC_RELEASE);
 	if (f == NULL)
@@ -32,7 +32,7 @@ rhashtable_fault_inject(const struct rhashtable_fault *f)
 }
 
 uint64_t
-rhashtable_fault_count(void)
+__rte_rhashtable_fault_count(void)
 {
 	return __atomic_load_n(&fault_failed, __ATOMIC_RELAXED);
 }
@@ -56,7 +56,7 @@ fault_hit(size_t size)
 }
 
 void *
-rht_malloc(struct rte_rhashtable *ht, const char *what, size_t size)
+__rte_rht_malloc(struct rte_rhashtable *ht, const char *what, size_t size)
 {
 	void *p;
 

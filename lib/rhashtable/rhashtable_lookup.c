@@ -46,11 +46,11 @@
  * memcmp semantics and one of the specialised lengths.
  */
 static __rte_always_inline uint64_t
-hash_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key,
+hash_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, const void *key,
        uint32_t key_len, bool fast)
 {
 	if (fast)
-		return rht_default_hash64(key, key_len, tbl->seed);
+		return __rte_rht_default_hash64(key, key_len, tbl->seed);
 	return rht_key_hash(ht, tbl, key);
 }
 
@@ -61,7 +61,7 @@ match_k(const struct rte_rhashtable *ht, const void *key, const struct rte_rhash
 	const void *obj = rht_obj(ht, he);
 
 	if (fast)
-		return rht_keys_differ(key, rht_obj_key(ht, obj), key_len) == 0;
+		return __rte_rht_keys_differ(key, rht_obj_key(ht, obj), key_len) == 0;
 	return rht_key_cmp(ht, key, obj) == 0;
 }
 
@@ -79,9 +79,9 @@ chain_find(const struct rte_rhashtable *ht, const void *key, uint64_t hash,
 	struct rte_rhash_head *he;
 
 	for (;;) {
-		if (!rht_bloom_may_hold(word, hash))
+		if (!__rte_rht_bloom_may_hold(word, hash))
 			return NULL;
-		for (he = rht_ptr(word); !rht_is_nulls(he);
+		for (he = __rte_rht_ptr(word); !__rte_rht_is_nulls(he);
 		     he = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE)) {
 			/* acquire (above): pairs with the release stores that link
 			 * objects (insert, rehash move, replace): he is initialised.
@@ -89,24 +89,24 @@ chain_find(const struct rte_rhashtable *ht, const void *key, uint64_t hash,
 			if (match_k(ht, key, he, key_len, fast))
 				return he;
 		}
-		if (likely(he == rht_nulls(bkt)))
+		if (likely(he == __rte_rht_nulls(bkt)))
 			return NULL;
 		word = __atomic_load_n(bkt, __ATOMIC_ACQUIRE);
 	}
 }
 
 static __rte_always_inline struct rte_rhash_head *
-table_find_hashed(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key,
+table_find_hashed(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, const void *key,
 		  uint64_t hash, uint32_t key_len, bool fast)
 {
-	struct rte_rhash_head **bkt = rht_bucket(tbl, rht_hash_idx(tbl, hash));
+	struct rte_rhash_head **bkt = __rte_rht_bucket(tbl, rht_hash_idx(tbl, hash));
 
 	return chain_find(ht, key, hash, bkt, __atomic_load_n(bkt, __ATOMIC_ACQUIRE), key_len,
 			  fast);
 }
 
 static __rte_always_inline struct rte_rhash_head *
-table_find(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key,
+table_find(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, const void *key,
 	   uint32_t key_len, bool fast)
 {
 	return table_find_hashed(ht, tbl, key, hash_k(ht, tbl, key, key_len, fast), key_len,
@@ -115,12 +115,12 @@ table_find(const struct rte_rhashtable *ht, const struct rht_table *tbl, const v
 
 /* Go on in the tables after tbl: a rehash is under way. */
 static __rte_always_inline struct rte_rhash_head *
-lookup_from(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key,
+lookup_from(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, const void *key,
 	    uint32_t key_len, bool fast)
 {
 	struct rte_rhash_head *he = NULL;
 
-	/* acquire: pairs with the release in rht_table_attach() */
+	/* acquire: pairs with the release in __rte_rht_table_attach() */
 	while (he == NULL && (tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE)) != NULL)
 		he = table_find(ht, tbl, key, key_len, fast);
 	return he;
@@ -130,14 +130,14 @@ static __rte_always_inline struct rte_rhash_head *
 lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
+	const struct __rte_rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
 	uint64_t hash = hash_k(ht, tbl, key, key_len, fast);
 	struct rte_rhash_head *he;
 
 	/* While tbl has a successor, a bucket below the worker's published
 	 * mark is empty for good: the key, if present, is in a later table,
 	 * and reading the bucket would be a wasted cache miss.
-	 * acquire (future_tbl): pairs with the release in rht_table_attach();
+	 * acquire (future_tbl): pairs with the release in __rte_rht_table_attach();
 	 * acquire (emptied): pairs with the worker's release once buckets are
 	 * empty.
 	 */
@@ -159,11 +159,11 @@ lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, boo
  * The table after tbl, or NULL when tbl is not being rehashed; *emptied is
  * then how many of tbl's buckets the worker has emptied for good.
  */
-static __rte_always_inline const struct rht_table *
-rehash_progress(const struct rht_table *tbl, uint32_t *emptied)
+static __rte_always_inline const struct __rte_rht_table *
+rehash_progress(const struct __rte_rht_table *tbl, uint32_t *emptied)
 {
-	/* acquire: pairs with the release in rht_table_attach() */
-	const struct rht_table *later = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+	/* acquire: pairs with the release in __rte_rht_table_attach() */
+	const struct __rte_rht_table *later = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
 
 	/* acquire: pairs with the worker's release once a bucket is empty:
 	 * the objects it moved are linked in a later table
@@ -177,9 +177,9 @@ rehash_progress(const struct rht_table *tbl, uint32_t *emptied)
  * rehash_progress()) when the key's bucket of tbl is already emptied. *hash
  * is the key's hash in that table.
  */
-static __rte_always_inline const struct rht_table *
-key_table(const struct rte_rhashtable *ht, const struct rht_table *tbl,
-	  const struct rht_table *later, uint32_t emptied, const void *key, uint64_t *hash,
+static __rte_always_inline const struct __rte_rht_table *
+key_table(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
+	  const struct __rte_rht_table *later, uint32_t emptied, const void *key, uint64_t *hash,
 	  uint32_t key_len, bool fast)
 {
 	*hash = hash_k(ht, tbl, key, key_len, fast);
@@ -198,9 +198,9 @@ chain_start(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt, uint64
 {
 	/* acquire: as in chain_find() */
 	struct rte_rhash_head *word = __atomic_load_n(bkt, __ATOMIC_ACQUIRE);
-	struct rte_rhash_head *he = rht_ptr(word);
+	struct rte_rhash_head *he = __rte_rht_ptr(word);
 
-	if (!rht_bloom_may_hold(word, hash) || rht_is_nulls(he))
+	if (!__rte_rht_bloom_may_hold(word, hash) || __rte_rht_is_nulls(he))
 		return NULL;
 	rte_prefetch0(rht_obj(ht, he));
 	return he;
@@ -219,11 +219,11 @@ chain_next(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt, uint64_
 	/* acquire: as in chain_find() */
 	struct rte_rhash_head *next = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE);
 
-	if (likely(!rht_is_nulls(next))) {
+	if (likely(!__rte_rht_is_nulls(next))) {
 		rte_prefetch0(rht_obj(ht, next));
 		return next;
 	}
-	if (likely(next == rht_nulls(bkt)))
+	if (likely(next == __rte_rht_nulls(bkt)))
 		return NULL;
 	return chain_start(ht, bkt, hash);
 }
@@ -246,7 +246,7 @@ chain_next(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt, uint64_
  * returned in in_next.
  */
 static __rte_always_inline uint64_t
-bulk_pass_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void **keys,
+bulk_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, const void **keys,
 	    uint64_t todo, void *objs[], uint64_t *in_next, uint32_t key_len, bool fast,
 	    bool resizing)
 {
@@ -254,7 +254,7 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const 
 	struct rte_rhash_head *cur[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint64_t m, walking = 0, found = 0, next;
-	const struct rht_table *later = NULL, *t;
+	const struct __rte_rht_table *later = NULL, *t;
 	uint32_t i, emptied = 0;
 
 	if (resizing)
@@ -264,7 +264,7 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const 
 		t = key_table(ht, tbl, later, emptied, keys[i], &hashes[i], key_len, fast);
 		if (resizing && t != tbl)
 			*in_next |= UINT64_C(1) << i;
-		bkts[i] = rht_bucket(t, rht_hash_idx(t, hashes[i]));
+		bkts[i] = __rte_rht_bucket(t, rht_hash_idx(t, hashes[i]));
 		rte_prefetch0(bkts[i]);
 	}
 	for (m = todo; m != 0; m &= m - 1) {
@@ -301,7 +301,7 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 	      uint64_t *hit_mask, void *objs[], uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
+	const struct __rte_rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
 	uint64_t todo = n == 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
 	uint64_t hits = 0, probed = 0, in_next, m;
 
@@ -317,7 +317,7 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 		if (likely(hits == todo))
 			break;
 		/* after the walks of tbl: a key moved out of it is in a later
-		 * table. acquire: pairs with the release in rht_table_attach()
+		 * table. acquire: pairs with the release in __rte_rht_table_attach()
 		 */
 		tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
 		if (likely(tbl == NULL))
@@ -345,7 +345,7 @@ prefetch_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint3
 	   uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE), *t, *later;
+	const struct __rte_rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE), *t, *later;
 	struct rte_rhash_head **bkt, *he;
 	uint32_t i, d, emptied;
 	uint64_t hash;
@@ -353,7 +353,7 @@ prefetch_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint3
 	later = rehash_progress(tbl, &emptied);
 	for (i = 0; i < n; i++) {
 		t = key_table(ht, tbl, later, emptied, keys[i], &hash, key_len, fast);
-		bkt = rht_bucket(t, rht_hash_idx(t, hash));
+		bkt = __rte_rht_bucket(t, rht_hash_idx(t, hash));
 		if (depth == 0) {
 			rte_prefetch0(bkt);
 			continue;
@@ -397,7 +397,7 @@ lookup_any(const struct rte_rhashtable *ht, const void *key)
 }
 
 /*
- * A specialised lookup: the common case (rht_lookup_common(), which
+ * A specialised lookup: the common case (__rte_rht_lookup_common(), which
  * rte_rhashtable_lookup_fast() inlines too), and full(), the whole
  * algorithm specialised for the same length, when a rehash is under way or
  * a concurrent move carried the walk into another chain. Keeping full() out
@@ -409,7 +409,7 @@ lookup_fast_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len
 {
 	bool slow = false;
 	struct rte_rhash_head *he =
-		rht_lookup_common(&ht->core, key, key_len, &slow);
+		__rte_rht_lookup_common(&ht->core, key, key_len, &slow);
 
 	return unlikely(slow) ? full(ht, key) : he;
 }

@@ -24,14 +24,14 @@
 #include "rte_rhashtable_config.h"
 #include "rte_rhashtable.h"
 
-extern int rhashtable_logtype;
-#define RTE_LOGTYPE_RHASHTABLE rhashtable_logtype
+extern int rte_rhashtable_logtype;
+#define RTE_LOGTYPE_RHASHTABLE rte_rhashtable_logtype
 
 #define RHT_LOG(level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, rhashtable_logtype, "%s(): " fmt "\n", \
+	rte_log(RTE_LOG_ ## level, rte_rhashtable_logtype, "%s(): " fmt "\n", \
 		__func__, ##__VA_ARGS__)
 
-/* Buckets emptied by the worker between two updates of rht_table.emptied. */
+/* Buckets emptied by the worker between two updates of __rte_rht_table.emptied. */
 #define RHT_EMPTIED_STEP 256
 
 /* Statistics counters, updated with relaxed atomics by any writer. */
@@ -90,7 +90,7 @@ struct rte_rhashtable {
 	 * on other lcores do not miss on them after each insert. The first
 	 * member: rte_rhashtable_lookup_fast() casts the table pointer.
 	 */
-	struct rht_core core;
+	struct __rte_rht_core core;
 	bool rhlist;               /* an rhltable: chain entries head lists */
 	rte_rhashtable_hashfn_t hashfn;         /* NULL: the inline default */
 	rte_rhashtable_obj_hashfn_t obj_hashfn; /* may be NULL */
@@ -147,8 +147,8 @@ struct rte_rhltable {
 static inline void
 rht_link_set(struct rte_rhash_head **pprev, struct rte_rhash_head *p)
 {
-	__atomic_store_n(pprev, rht_bucket_word(p, rht_bucket_bloom(*pprev),
-						rht_bucket_len(*pprev)), __ATOMIC_RELEASE);
+	__atomic_store_n(pprev, __rte_rht_bucket_word(p, __rte_rht_bucket_bloom(*pprev),
+						__rte_rht_bucket_len(*pprev)), __ATOMIC_RELEASE);
 }
 
 /* Objects must sit below 2^48, 8-byte aligned, for bucket words to carry
@@ -157,11 +157,11 @@ rht_link_set(struct rte_rhash_head **pprev, struct rte_rhash_head *p)
 static inline bool
 rht_addr_taggable(const void *p)
 {
-	return ((uintptr_t)p & ~RHT_PTR_MASK) == 0 && ((uintptr_t)p & 7) == 0;
+	return ((uintptr_t)p & ~__RTE_RHT_PTR_MASK) == 0 && ((uintptr_t)p & 7) == 0;
 }
 
 static inline rte_spinlock_t *
-rht_bucket_lock(const struct rht_table *tbl, uint32_t idx)
+rht_bucket_lock(const struct __rte_rht_table *tbl, uint32_t idx)
 {
 	return &tbl->locks[idx & tbl->lock_mask];
 }
@@ -192,18 +192,18 @@ rht_key_len_fast(uint32_t len)
  * its upper half then feeds the summary too.
  */
 static __rte_always_inline uint64_t
-rht_key_hash(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key)
+rht_key_hash(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, const void *key)
 {
 	uint32_t h;
 
 	if (ht->hashfn == NULL)
-		return rht_default_hash64(key, ht->core.key_len, tbl->seed);
+		return __rte_rht_default_hash64(key, ht->core.key_len, tbl->seed);
 	h = ht->hashfn(key, ht->core.key_len, tbl->seed);
 	return ((uint64_t)h << 32) | h;
 }
 
 static inline uint64_t
-rht_obj_hash(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *obj)
+rht_obj_hash(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, const void *obj)
 {
 	uint32_t h;
 
@@ -214,7 +214,7 @@ rht_obj_hash(const struct rte_rhashtable *ht, const struct rht_table *tbl, const
 }
 
 static inline uint32_t
-rht_hash_idx(const struct rht_table *tbl, uint64_t hash)
+rht_hash_idx(const struct __rte_rht_table *tbl, uint64_t hash)
 {
 	return (uint32_t)hash & tbl->mask;
 }
@@ -229,12 +229,12 @@ rht_key_cmp(const struct rte_rhashtable *ht, const void *key, const void *obj)
 }
 
 /* The newest table of the chain, where inserts go. */
-static inline struct rht_table *
-rht_last_table(struct rht_table *tbl)
+static inline struct __rte_rht_table *
+rht_last_table(struct __rte_rht_table *tbl)
 {
-	struct rht_table *next;
+	struct __rte_rht_table *next;
 
-	/* acquire: pairs with the release in rht_table_attach() */
+	/* acquire: pairs with the release in __rte_rht_table_attach() */
 	while ((next = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE)) != NULL)
 		tbl = next;
 	return tbl;
@@ -248,14 +248,14 @@ rht_nelems(const struct rte_rhashtable *ht)
 
 /* Load thresholds of the article, relative to one bucket table. */
 static inline bool
-rht_grow_above_pct(const struct rte_rhashtable *ht, const struct rht_table *tbl, uint32_t pct)
+rht_grow_above_pct(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, uint32_t pct)
 {
 	return (uint64_t)rht_nelems(ht) * 100 > (uint64_t)tbl->size * pct &&
 		(ht->max_size == 0 || tbl->size < ht->max_size);
 }
 
 static inline bool
-rht_shrink_below_pct(const struct rte_rhashtable *ht, const struct rht_table *tbl)
+rht_shrink_below_pct(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl)
 {
 	return ht->automatic_shrinking && tbl->size > ht->min_size &&
 		__atomic_load_n(&ht->shrink_armed, __ATOMIC_RELAXED) != 0 &&
@@ -277,18 +277,18 @@ rht_nelems_dec(struct rte_rhashtable *ht)
 }
 
 /* rhashtable_table.c: bucket table memory */
-struct rht_table *rht_table_alloc(struct rte_rhashtable *ht, uint32_t size);
-void rht_table_free(struct rte_rhashtable *ht, struct rht_table *tbl);
-bool rht_table_attach(struct rte_rhashtable *ht, struct rht_table *tbl,
-		      struct rht_table *next, bool emergency);
-uint32_t rht_initial_size(const struct rte_rhashtable_params *p, uint32_t max_size);
+struct __rte_rht_table *__rte_rht_table_alloc(struct rte_rhashtable *ht, uint32_t size);
+void __rte_rht_table_free(struct rte_rhashtable *ht, struct __rte_rht_table *tbl);
+bool __rte_rht_table_attach(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
+		      struct __rte_rht_table *next, bool emergency);
+uint32_t __rte_rht_initial_size(const struct rte_rhashtable_params *p, uint32_t max_size);
 
 /* rte_rhashtable.c: visit every table, under the tailq read lock */
-void rht_foreach_table(void (*fn)(const struct rte_rhashtable *ht, void *arg), void *arg);
+void __rte_rht_foreach_table(void (*fn)(const struct rte_rhashtable *ht, void *arg), void *arg);
 /* Call fn on the table of this name under the tailq read lock, so that no
  * rte_rhashtable_free() can free it meanwhile: fn's result, or -ENOENT.
  */
-int rht_with_table(const char *name, int (*fn)(const struct rte_rhashtable *ht, void *arg),
+int __rte_rht_with_table(const char *name, int (*fn)(const struct rte_rhashtable *ht, void *arg),
 		   void *arg);
 
 /*
@@ -366,22 +366,22 @@ rht_writer_exit(struct rte_rhashtable *ht, uint32_t *seq)
 }
 
 /* rhashtable_rehash.c: the worker */
-int rht_service_register(struct rte_rhashtable *ht);
-void rht_service_unregister(struct rte_rhashtable *ht);
-void rht_deferred_work_needed(struct rte_rhashtable *ht);
-int rht_emergency_table(struct rte_rhashtable *ht, struct rht_table *tbl);
+int __rte_rht_service_register(struct rte_rhashtable *ht);
+void __rte_rht_service_unregister(struct rte_rhashtable *ht);
+void __rte_rht_deferred_work_needed(struct rte_rhashtable *ht);
+int __rte_rht_emergency_table(struct rte_rhashtable *ht, struct __rte_rht_table *tbl);
 
 /* rhashtable_walk.c */
-void rht_walkers_retire(struct rte_rhashtable *ht, struct rht_table *tbl);
+void __rte_rht_walkers_retire(struct rte_rhashtable *ht, struct __rte_rht_table *tbl);
 
 /* rhashtable_rcu.c: deferred reclamation */
-void rht_retire_table(struct rte_rhashtable *ht, struct rht_table *tbl);
-void rht_retire_obj(struct rte_rhashtable *ht, void *obj);
-void rht_rcu_reclaim(struct rte_rhashtable *ht);
-void rht_rcu_free(struct rte_rhashtable *ht);
-uint32_t rht_rcu_pending(const struct rte_rhashtable *ht);
+void __rte_rht_retire_table(struct rte_rhashtable *ht, struct __rte_rht_table *tbl);
+void __rte_rht_retire_obj(struct rte_rhashtable *ht, void *obj);
+void __rte_rht_rcu_reclaim(struct rte_rhashtable *ht);
+void __rte_rht_rcu_free(struct rte_rhashtable *ht);
+uint32_t __rte_rht_rcu_pending(const struct rte_rhashtable *ht);
 
 /* rhashtable_fault.c: test hook */
-void *rht_malloc(struct rte_rhashtable *ht, const char *what, size_t size);
+void *__rte_rht_malloc(struct rte_rhashtable *ht, const char *what, size_t size);
 
 #endif /* _RHASHTABLE_PVT_H_ */

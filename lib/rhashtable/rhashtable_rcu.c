@@ -41,7 +41,7 @@ static void
 free_now(struct rte_rhashtable *ht, void *ptr, enum rht_dq_kind kind)
 {
 	if (kind == RHT_DQ_TABLE) {
-		rht_table_free(ht, ptr);
+		__rte_rht_table_free(ht, ptr);
 		RHT_COUNT(ht, tables_freed);
 	} else {
 		ht->rcu.free_obj(ht->rcu.free_obj_ctx, ptr);
@@ -143,20 +143,20 @@ retire(struct rte_rhashtable *ht, void *ptr, enum rht_dq_kind kind)
 }
 
 void
-rht_retire_table(struct rte_rhashtable *ht, struct rht_table *tbl)
+__rte_rht_retire_table(struct rte_rhashtable *ht, struct __rte_rht_table *tbl)
 {
 	retire(ht, tbl, RHT_DQ_TABLE);
 }
 
 void
-rht_retire_obj(struct rte_rhashtable *ht, void *obj)
+__rte_rht_retire_obj(struct rte_rhashtable *ht, void *obj)
 {
 	if (ht->rcu.free_obj != NULL)
 		retire(ht, obj, RHT_DQ_OBJ);
 }
 
 void
-rht_rcu_reclaim(struct rte_rhashtable *ht)
+__rte_rht_rcu_reclaim(struct rte_rhashtable *ht)
 {
 	/* nothing retired: skip the call, which also logs a line at INFO
 	 * level each time (DPDK 22.11), and the service calls us in a loop
@@ -168,14 +168,14 @@ rht_rcu_reclaim(struct rte_rhashtable *ht)
 }
 
 uint32_t
-rht_rcu_pending(const struct rte_rhashtable *ht)
+__rte_rht_rcu_pending(const struct rte_rhashtable *ht)
 {
 	return __atomic_load_n(&ht->rcu.pending, __ATOMIC_RELAXED);
 }
 
 /* At free: wait for a grace period, so that everything queued can go. */
 void
-rht_rcu_free(struct rte_rhashtable *ht)
+__rte_rht_rcu_free(struct rte_rhashtable *ht)
 {
 	uint32_t i;
 

@@ -31,8 +31,8 @@ chain_last_link(struct rte_rhash_head **bkt)
 {
 	struct rte_rhash_head **pprev = bkt;
 
-	while (!rht_is_nulls(rht_ptr(*pprev)->next))
-		pprev = &rht_ptr(*pprev)->next;
+	while (!__rte_rht_is_nulls(__rte_rht_ptr(*pprev)->next))
+		pprev = &__rte_rht_ptr(*pprev)->next;
 	return pprev;
 }
 
@@ -42,48 +42,48 @@ chain_last_link(struct rte_rhash_head **bkt)
  * that it is always reachable (see rhashtable_lookup.c).
  */
 static void
-move_last_object(struct rte_rhashtable *ht, struct rht_table *old,
+move_last_object(struct rte_rhashtable *ht, struct __rte_rht_table *old,
 		 struct rte_rhash_head **old_bkt)
 {
 	struct rte_rhash_head **pprev = chain_last_link(old_bkt);
-	struct rte_rhash_head *he = rht_ptr(*pprev);
-	struct rht_table *new_tbl = rht_last_table(old);
+	struct rte_rhash_head *he = __rte_rht_ptr(*pprev);
+	struct __rte_rht_table *new_tbl = rht_last_table(old);
 	uint64_t hash = rht_obj_hash(ht, new_tbl, rht_obj(ht, he));
 	uint32_t nidx = rht_hash_idx(new_tbl, hash);
 	rte_spinlock_t *nlock = rht_bucket_lock(new_tbl, nidx);
-	struct rte_rhash_head **nbkt = rht_bucket(new_tbl, nidx);
+	struct rte_rhash_head **nbkt = __rte_rht_bucket(new_tbl, nidx);
 
 	rte_spinlock_lock(nlock);
 	/* release: a reader standing on he that follows next into the new
 	 * chain sees the objects there initialised (we saw them under nlock).
 	 */
-	__atomic_store_n(&he->next, rht_ptr(*nbkt), __ATOMIC_RELEASE);
+	__atomic_store_n(&he->next, __rte_rht_ptr(*nbkt), __ATOMIC_RELEASE);
 	/* release: pairs with readers' acquire of the new bucket word */
-	__atomic_store_n(nbkt, rht_bucket_word(he, rht_bucket_bloom(*nbkt) | rht_bloom_bits(hash),
-					       rht_bucket_len(*nbkt) + 1), __ATOMIC_RELEASE);
+	__atomic_store_n(nbkt, __rte_rht_bucket_word(he, __rte_rht_bucket_bloom(*nbkt) | __rte_rht_bloom_bits(hash),
+					       __rte_rht_bucket_len(*nbkt) + 1), __ATOMIC_RELEASE);
 	rte_spinlock_unlock(nlock);
 	/* release: a reader that no longer sees he in the old chain will see
 	 * old->future_tbl (attached before this move) after its walk. A plain
 	 * marker, also in an emptied bucket word (an empty summary).
 	 */
-	__atomic_store_n(pprev, rht_nulls(old_bkt), __ATOMIC_RELEASE);
+	__atomic_store_n(pprev, __rte_rht_nulls(old_bkt), __ATOMIC_RELEASE);
 }
 
 static void
-empty_bucket(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx)
+empty_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx)
 {
 	rte_spinlock_t *lock = rht_bucket_lock(old, idx);
-	struct rte_rhash_head **bkt = rht_bucket(old, idx);
+	struct rte_rhash_head **bkt = __rte_rht_bucket(old, idx);
 	uint64_t moved = 0;
 
 	/* no insert reaches old any more (see rehash_some()): an empty bucket
 	 * stays empty, and needs no lock. acquire: pairs with the release of
 	 * a removal that emptied it.
 	 */
-	if (rht_is_nulls(__atomic_load_n(bkt, __ATOMIC_ACQUIRE)))
+	if (__rte_rht_is_nulls(__atomic_load_n(bkt, __ATOMIC_ACQUIRE)))
 		return;
 	rte_spinlock_lock(lock);
-	while (!rht_is_nulls(*bkt)) {
+	while (!__rte_rht_is_nulls(*bkt)) {
 		move_last_object(ht, old, bkt);
 		moved++;
 	}
@@ -123,24 +123,24 @@ rht_writers_drain(struct rte_rhashtable *ht)
 
 /* The oldest table is empty: make its successor the first table, retire it. */
 static void
-drop_first_table(struct rte_rhashtable *ht, struct rht_table *old)
+drop_first_table(struct rte_rhashtable *ht, struct __rte_rht_table *old)
 {
-	/* acquire: pairs with rht_table_attach(), which may have run in an
+	/* acquire: pairs with __rte_rht_table_attach(), which may have run in an
 	 * inserting thread (emergency growth)
 	 */
-	struct rht_table *next = __atomic_load_n(&old->future_tbl, __ATOMIC_ACQUIRE);
+	struct __rte_rht_table *next = __atomic_load_n(&old->future_tbl, __ATOMIC_ACQUIRE);
 
 	/* release: pairs with the acquire of ht->core.tbl by readers and writers */
 	__atomic_store_n(&ht->core.tbl, next, __ATOMIC_RELEASE);
 	/* writers that read the old pointer finish with the table first;
-	 * readers are covered by the QSBR grace period of rht_retire_table()
+	 * readers are covered by the QSBR grace period of __rte_rht_retire_table()
 	 */
 	rht_writers_drain(ht);
 	__atomic_fetch_sub(&ht->ntables, 1, __ATOMIC_RELAXED);
 	RHT_COUNT(ht, rehashes_done);
-	rht_trace_rehash_done(ht->name, old->size, next->size);
-	rht_walkers_retire(ht, old);
-	rht_retire_table(ht, old);
+	rte_rhashtable_trace_rehash_done(ht->name, old->size, next->size);
+	__rte_rht_walkers_retire(ht, old);
+	__rte_rht_retire_table(ht, old);
 }
 
 /*
@@ -149,14 +149,14 @@ drop_first_table(struct rte_rhashtable *ht, struct rht_table *old)
  * writer may remove the object and free_obj release it at any time.
  */
 static const void *
-first_obj_hint(const struct rte_rhashtable *ht, const struct rht_table *old, uint32_t idx)
+first_obj_hint(const struct rte_rhashtable *ht, const struct __rte_rht_table *old, uint32_t idx)
 {
 	struct rte_rhash_head *w;
 
 	if (idx >= old->size)
 		return NULL;
-	w = __atomic_load_n(rht_bucket(old, idx), __ATOMIC_RELAXED);
-	return rht_is_nulls(w) ? NULL : rht_obj(ht, rht_ptr(w));
+	w = __atomic_load_n(__rte_rht_bucket(old, idx), __ATOMIC_RELAXED);
+	return __rte_rht_is_nulls(w) ? NULL : rht_obj(ht, __rte_rht_ptr(w));
 }
 
 /*
@@ -166,9 +166,9 @@ first_obj_hint(const struct rte_rhashtable *ht, const struct rht_table *old, uin
  * busy skips the prefetch rather than wait.
  */
 static void
-prefetch_destination(const struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx)
+prefetch_destination(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx)
 {
-	const struct rht_table *new_tbl = rht_last_table(old);
+	const struct __rte_rht_table *new_tbl = rht_last_table(old);
 	rte_spinlock_t *lock;
 	struct rte_rhash_head *w;
 
@@ -177,10 +177,10 @@ prefetch_destination(const struct rte_rhashtable *ht, struct rht_table *old, uin
 	lock = rht_bucket_lock(old, idx);
 	if (!rte_spinlock_trylock(lock))
 		return;
-	w = *rht_bucket(old, idx);
-	if (!rht_is_nulls(w))
-		rte_prefetch0_write(rht_bucket(new_tbl, rht_hash_idx(new_tbl,
-				    rht_obj_hash(ht, new_tbl, rht_obj(ht, rht_ptr(w))))));
+	w = *__rte_rht_bucket(old, idx);
+	if (!__rte_rht_is_nulls(w))
+		rte_prefetch0_write(__rte_rht_bucket(new_tbl, rht_hash_idx(new_tbl,
+				    rht_obj_hash(ht, new_tbl, rht_obj(ht, __rte_rht_ptr(w))))));
 	rte_spinlock_unlock(lock);
 }
 
@@ -192,7 +192,7 @@ prefetch_destination(const struct rte_rhashtable *ht, struct rht_table *old, uin
 #define RHT_MOVE_AHEAD 32
 
 static void
-prefetch_moves(const struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx)
+prefetch_moves(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx)
 {
 	const void *obj;
 
@@ -215,7 +215,7 @@ prefetch_moves(const struct rte_rhashtable *ht, struct rht_table *old, uint32_t 
 static uint32_t
 rehash_some(struct rte_rhashtable *ht, uint32_t budget)
 {
-	struct rht_table *old = ht->core.tbl;
+	struct __rte_rht_table *old = ht->core.tbl;
 	uint32_t done = 0;
 
 	/* inserts go to old only if they read old->future_tbl before it was
@@ -241,7 +241,7 @@ rehash_some(struct rte_rhashtable *ht, uint32_t budget)
 
 /* Size of the next table for a table at rest: 0 when none is needed. */
 static uint32_t
-next_table_size(struct rte_rhashtable *ht, const struct rht_table *tbl)
+next_table_size(struct rte_rhashtable *ht, const struct __rte_rht_table *tbl)
 {
 	if (rht_grow_above_pct(ht, tbl, RTE_RHT_GROW_PCT))
 		return tbl->size * 2;
@@ -256,18 +256,18 @@ next_table_size(struct rte_rhashtable *ht, const struct rht_table *tbl)
 static int
 start_resize(struct rte_rhashtable *ht, bool *started)
 {
-	struct rht_table *tbl = ht->core.tbl, *next;
+	struct __rte_rht_table *tbl = ht->core.tbl, *next;
 	uint32_t size = next_table_size(ht, tbl);
 
 	*started = false;
 	if (size == 0)
 		return 0;
-	next = rht_table_alloc(ht, size);
+	next = __rte_rht_table_alloc(ht, size);
 	if (next == NULL)
 		return -ENOMEM;
 	/* an insert's emergency growth may have attached one meanwhile */
-	if (!rht_table_attach(ht, tbl, next, false))
-		rht_table_free(ht, next);
+	if (!__rte_rht_table_attach(ht, tbl, next, false))
+		__rte_rht_table_free(ht, next);
 	*started = true;
 	return 0;
 }
@@ -303,7 +303,7 @@ rehash_service(void *arg)
 		return -EBUSY;
 	ret = worker_step(ht, RTE_RHT_REHASH_BATCH);
 	rte_spinlock_unlock(&ht->rehash_lock);
-	rht_rcu_reclaim(ht);
+	__rte_rht_rcu_reclaim(ht);
 	return ret > 0 ? 0 : -EAGAIN;
 }
 
@@ -323,7 +323,7 @@ rte_rhashtable_rehash_run(struct rte_rhashtable *ht)
 		ret = worker_step(ht, UINT32_MAX);
 	} while (ret > 0);
 	rte_spinlock_unlock(&ht->rehash_lock);
-	rht_rcu_reclaim(ht);
+	__rte_rht_rcu_reclaim(ht);
 	return ret;
 }
 
@@ -397,10 +397,10 @@ worker_stalled(struct rte_rhashtable *ht)
  * kernel does. 0 means "try the insert again".
  */
 int
-rht_emergency_table(struct rte_rhashtable *ht, struct rht_table *tbl)
+__rte_rht_emergency_table(struct rte_rhashtable *ht, struct __rte_rht_table *tbl)
 {
-	struct rht_table *first = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
-	struct rht_table *next;
+	struct __rte_rht_table *first = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
+	struct __rte_rht_table *next;
 	uint32_t size = tbl->size;
 	int ret;
 
@@ -411,13 +411,13 @@ rht_emergency_table(struct rte_rhashtable *ht, struct rht_table *tbl)
 		ret = -EBUSY;
 		goto fail;
 	}
-	next = rht_table_alloc(ht, size);
+	next = __rte_rht_table_alloc(ht, size);
 	if (next == NULL) {
 		ret = -ENOMEM;
 		goto fail;
 	}
-	if (!rht_table_attach(ht, tbl, next, true)) {
-		rht_table_free(ht, next);
+	if (!__rte_rht_table_attach(ht, tbl, next, true)) {
+		__rte_rht_table_free(ht, next);
 		return 0;
 	}
 	RHT_COUNT(ht, emergency_allocs);
@@ -432,7 +432,7 @@ fail:
 	if (__atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE) != NULL)
 		return 0;
 	if (ret == -EBUSY) {
-		rht_trace_ebusy(ht->name, tbl->size);
+		rte_rhashtable_trace_ebusy(ht->name, tbl->size);
 		/* re-seeding cannot shorten chains of a hash that ignores the seed */
 		if (__atomic_load_n(&ht->ctr.refused_ebusy, __ATOMIC_RELAXED) == 0)
 			RHT_LOG(WARNING, "%s: a chain of %d objects outlived a re-seed: does "
@@ -447,9 +447,9 @@ fail:
  * needs the worker and nothing runs it.
  */
 void
-rht_deferred_work_needed(struct rte_rhashtable *ht)
+__rte_rht_deferred_work_needed(struct rte_rhashtable *ht)
 {
-	const struct rht_table *last;
+	const struct __rte_rht_table *last;
 
 	if (likely(__atomic_load_n(&ht->no_worker_warned, __ATOMIC_RELAXED) != 0))
 		return;
@@ -476,7 +476,7 @@ rte_rhashtable_service_id_get(const struct rte_rhashtable *ht, uint32_t *service
 }
 
 int
-rht_service_register(struct rte_rhashtable *ht)
+__rte_rht_service_register(struct rte_rhashtable *ht)
 {
 	struct rte_service_spec spec = {
 		.callback = rehash_service,
@@ -500,7 +500,7 @@ rht_service_register(struct rte_rhashtable *ht)
 
 /* Stop the service and wait until no lcore runs it any more. */
 void
-rht_service_unregister(struct rte_rhashtable *ht)
+__rte_rht_service_unregister(struct rte_rhashtable *ht)
 {
 	uint64_t deadline = rte_get_timer_cycles() + 5 * rte_get_timer_hz();
 

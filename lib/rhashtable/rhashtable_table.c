@@ -19,7 +19,7 @@
 #include "rhashtable_trace.h"
 
 uint32_t
-rht_initial_size(const struct rte_rhashtable_params *p, uint32_t max_size)
+__rte_rht_initial_size(const struct rte_rhashtable_params *p, uint32_t max_size)
 {
 	uint32_t size = RTE_RHT_DEFAULT_SIZE;
 
@@ -37,13 +37,13 @@ fill_nulls(struct rte_rhash_head **b, uint32_t n)
 	uint32_t i;
 
 	for (i = 0; i < n; i++)
-		b[i] = rht_nulls(&b[i]);
+		b[i] = __rte_rht_nulls(&b[i]);
 }
 
 static void
-free_pieces(struct rht_table *tbl)
+free_pieces(struct __rte_rht_table *tbl)
 {
-	uint32_t i, npieces = tbl->size >> RHT_PIECE_SHIFT;
+	uint32_t i, npieces = tbl->size >> __RTE_RHT_PIECE_SHIFT;
 
 	for (i = 0; i < npieces; i++)
 		rte_free(tbl->pieces[i]);
@@ -51,28 +51,28 @@ free_pieces(struct rht_table *tbl)
 }
 
 /* Buckets as pieces of one page each: used when the flat array cannot be had. */
-static struct rht_table *
+static struct __rte_rht_table *
 alloc_nested(struct rte_rhashtable *ht, uint32_t size)
 {
-	uint32_t i, npieces = size >> RHT_PIECE_SHIFT;
-	size_t piece_bytes = RHT_PIECE_BUCKETS * sizeof(struct rte_rhash_head *);
-	struct rht_table *tbl;
+	uint32_t i, npieces = size >> __RTE_RHT_PIECE_SHIFT;
+	size_t piece_bytes = __RTE_RHT_PIECE_BUCKETS * sizeof(struct rte_rhash_head *);
+	struct __rte_rht_table *tbl;
 
-	tbl = rht_malloc(ht, "rht_table", sizeof(*tbl));
+	tbl = __rte_rht_malloc(ht, "__rte_rht_table", sizeof(*tbl));
 	if (tbl == NULL)
 		return NULL;
 	memset(tbl, 0, sizeof(*tbl));
 	tbl->size = size;
 	tbl->nested = true;
-	tbl->pieces = rht_malloc(ht, "rht_pieces", npieces * sizeof(*tbl->pieces));
+	tbl->pieces = __rte_rht_malloc(ht, "rht_pieces", npieces * sizeof(*tbl->pieces));
 	if (tbl->pieces == NULL)
 		goto err;
 	memset(tbl->pieces, 0, npieces * sizeof(*tbl->pieces));
 	for (i = 0; i < npieces; i++) {
-		tbl->pieces[i] = rht_malloc(ht, "rht_piece", piece_bytes);
+		tbl->pieces[i] = __rte_rht_malloc(ht, "rht_piece", piece_bytes);
 		if (tbl->pieces[i] == NULL)
 			goto err;
-		fill_nulls(tbl->pieces[i], RHT_PIECE_BUCKETS);
+		fill_nulls(tbl->pieces[i], __RTE_RHT_PIECE_BUCKETS);
 	}
 	tbl->bytes = sizeof(*tbl) + npieces * (sizeof(*tbl->pieces) + piece_bytes);
 	RHT_COUNT(ht, nested_tables);
@@ -86,13 +86,13 @@ err:
 	return NULL;
 }
 
-static struct rht_table *
+static struct __rte_rht_table *
 alloc_flat(struct rte_rhashtable *ht, uint32_t size)
 {
-	size_t bytes = sizeof(struct rht_table) + (size_t)size * sizeof(struct rte_rhash_head *);
-	struct rht_table *tbl;
+	size_t bytes = sizeof(struct __rte_rht_table) + (size_t)size * sizeof(struct rte_rhash_head *);
+	struct __rte_rht_table *tbl;
 
-	tbl = rht_malloc(ht, "rht_table", bytes);
+	tbl = __rte_rht_malloc(ht, "__rte_rht_table", bytes);
 	if (tbl == NULL)
 		return NULL;
 	memset(tbl, 0, sizeof(*tbl));
@@ -109,11 +109,11 @@ alloc_flat(struct rte_rhashtable *ht, uint32_t size)
  * The buckets are written already (nulls markers), so their page exists.
  */
 static int32_t
-buckets_node(const struct rte_rhashtable *ht, const struct rht_table *tbl)
+buckets_node(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl)
 {
 	int node = -1;
 
-	if (get_mempolicy(&node, NULL, 0, (void *)(uintptr_t)rht_bucket(tbl, 0),
+	if (get_mempolicy(&node, NULL, 0, (void *)(uintptr_t)__rte_rht_bucket(tbl, 0),
 			  MPOL_F_NODE | MPOL_F_ADDR) != 0)
 		return -1;
 	if (ht->socket_id != SOCKET_ID_ANY && node != ht->socket_id)
@@ -133,22 +133,22 @@ lock_count(const struct rte_rhashtable *ht, uint32_t size)
  * block (rte_malloc only), so inserts may call it. NULL when memory is short:
  * the caller keeps using the tables it has.
  */
-struct rht_table *
-rht_table_alloc(struct rte_rhashtable *ht, uint32_t size)
+struct __rte_rht_table *
+__rte_rht_table_alloc(struct rte_rhashtable *ht, uint32_t size)
 {
-	struct rht_table *tbl = NULL;
+	struct __rte_rht_table *tbl = NULL;
 	uint32_t nlocks = lock_count(ht, size);
 
 	tbl = alloc_flat(ht, size);
 	/* pieces are one page: smaller tables have no fallback */
-	if (tbl == NULL && size >= RHT_PIECE_BUCKETS)
+	if (tbl == NULL && size >= __RTE_RHT_PIECE_BUCKETS)
 		tbl = alloc_nested(ht, size);
 	if (tbl == NULL)
 		goto fail;
 
-	tbl->locks = rht_malloc(ht, "rht_locks", nlocks * sizeof(rte_spinlock_t));
+	tbl->locks = __rte_rht_malloc(ht, "rht_locks", nlocks * sizeof(rte_spinlock_t));
 	if (tbl->locks == NULL) {
-		rht_table_free(ht, tbl);
+		__rte_rht_table_free(ht, tbl);
 		goto fail;
 	}
 	memset(tbl->locks, 0, nlocks * sizeof(rte_spinlock_t));
@@ -161,14 +161,14 @@ rht_table_alloc(struct rte_rhashtable *ht, uint32_t size)
 	return tbl;
 fail:
 	RHT_COUNT(ht, alloc_failures);
-	rht_trace_enomem(ht->name, size);
+	rte_rhashtable_trace_enomem(ht->name, size);
 	RHT_LOG(WARNING, "%s: no memory for a table of %u buckets; keeping the old one",
 		ht->name, size);
 	return NULL;
 }
 
 void
-rht_table_free(struct rte_rhashtable *ht, struct rht_table *tbl)
+__rte_rht_table_free(struct rte_rhashtable *ht, struct __rte_rht_table *tbl)
 {
 	if (tbl == NULL)
 		return;
@@ -185,10 +185,10 @@ rht_table_free(struct rte_rhashtable *ht, struct rht_table *tbl)
  * emergency growth, or the worker) attached one first.
  */
 bool
-rht_table_attach(struct rte_rhashtable *ht, struct rht_table *tbl, struct rht_table *next,
+__rte_rht_table_attach(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct __rte_rht_table *next,
 		 bool emergency)
 {
-	struct rht_table *expected = NULL;
+	struct __rte_rht_table *expected = NULL;
 
 	/* release: pairs with the acquire loads of future_tbl by readers, inserts
 	 * and rht_last_table(): whoever sees next sees its buckets initialised.
@@ -196,7 +196,7 @@ rht_table_attach(struct rte_rhashtable *ht, struct rht_table *tbl, struct rht_ta
 	if (!__atomic_compare_exchange_n(&tbl->future_tbl, &expected, next, false,
 					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
 		return false;
-	rht_trace_resize(ht->name, tbl->size, next->size, emergency);
+	rte_rhashtable_trace_resize(ht->name, tbl->size, next->size, emergency);
 	__atomic_fetch_add(&ht->ntables, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&ht->last_size, next->size, __ATOMIC_RELAXED);
 	__atomic_store_n(&ht->last_node, next->numa_node, __ATOMIC_RELAXED);

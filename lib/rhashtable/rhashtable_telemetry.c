@@ -25,7 +25,7 @@ telemetry_list(const char *cmd __rte_unused, const char *params __rte_unused,
 	       struct rte_tel_data *d)
 {
 	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
-	rht_foreach_table(add_name, d);
+	__rte_rht_foreach_table(add_name, d);
 	return 0;
 }
 
@@ -68,7 +68,7 @@ add_stats(struct rte_tel_data *d, const struct rte_rhashtable *ht,
 	rte_tel_data_add_dict_u64(d, "service_id", ht->service_id);
 }
 
-/* Runs under the tailq read lock: see rht_with_table(). */
+/* Runs under the tailq read lock: see __rte_rht_with_table(). */
 static int
 info_of(const struct rte_rhashtable *ht, void *d)
 {
@@ -87,7 +87,7 @@ telemetry_info(const char *cmd __rte_unused, const char *params, struct rte_tel_
 	if (params == NULL || params[0] == '\0')
 		return -EINVAL;
 	/* the table must not be freed while we read it */
-	return rht_with_table(params, info_of, d) == 0 ? 0 : -EINVAL;
+	return __rte_rht_with_table(params, info_of, d) == 0 ? 0 : -EINVAL;
 }
 
 RTE_INIT(rhashtable_telemetry_init)

@@ -13,7 +13,7 @@
 #include <rte_trace_point.h>
 
 RTE_TRACE_POINT(
-	rht_trace_resize,
+	rte_rhashtable_trace_resize,
 	RTE_TRACE_POINT_ARGS(const char *name, uint32_t old_size, uint32_t new_size,
 			     uint8_t emergency),
 	rte_trace_point_emit_string(name);
@@ -23,7 +23,7 @@ RTE_TRACE_POINT(
 )
 
 RTE_TRACE_POINT(
-	rht_trace_rehash_done,
+	rte_rhashtable_trace_rehash_done,
 	RTE_TRACE_POINT_ARGS(const char *name, uint32_t old_size, uint32_t new_size),
 	rte_trace_point_emit_string(name);
 	rte_trace_point_emit_u32(old_size);
@@ -31,14 +31,14 @@ RTE_TRACE_POINT(
 )
 
 RTE_TRACE_POINT(
-	rht_trace_ebusy,
+	rte_rhashtable_trace_ebusy,
 	RTE_TRACE_POINT_ARGS(const char *name, uint32_t size),
 	rte_trace_point_emit_string(name);
 	rte_trace_point_emit_u32(size);
 )
 
 RTE_TRACE_POINT(
-	rht_trace_enomem,
+	rte_rhashtable_trace_enomem,
 	RTE_TRACE_POINT_ARGS(const char *name, uint32_t size),
 	rte_trace_point_emit_string(name);
 	rte_trace_point_emit_u32(size);

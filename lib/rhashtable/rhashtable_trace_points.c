@@ -6,7 +6,7 @@
 
 #include "rhashtable_trace.h"
 
-RTE_TRACE_POINT_REGISTER(rht_trace_resize, lib.rhashtable.resize)
-RTE_TRACE_POINT_REGISTER(rht_trace_rehash_done, lib.rhashtable.rehash_done)
-RTE_TRACE_POINT_REGISTER(rht_trace_ebusy, lib.rhashtable.ebusy)
-RTE_TRACE_POINT_REGISTER(rht_trace_enomem, lib.rhashtable.enomem)
+RTE_TRACE_POINT_REGISTER(rte_rhashtable_trace_resize, lib.rhashtable.resize)
+RTE_TRACE_POINT_REGISTER(rte_rhashtable_trace_rehash_done, lib.rhashtable.rehash_done)
+RTE_TRACE_POINT_REGISTER(rte_rhashtable_trace_ebusy, lib.rhashtable.ebusy)
+RTE_TRACE_POINT_REGISTER(rte_rhashtable_trace_enomem, lib.rhashtable.enomem)

@@ -19,7 +19,7 @@
 #define RHT_INSERT_UNIQUE 1  /* -EEXIST when the key is present */
 #define RHT_INSERT_LIST 2    /* rhltable: join the key's list */
 
-static void rht_bucket_reseal(const struct rte_rhashtable *ht, const struct rht_table *tbl,
+static void rht_bucket_reseal(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
 			      struct rte_rhash_head **bkt);
 static int rht_rhl_remove(struct rte_rhashtable *ht, struct rte_rhlist_head *list);
 
@@ -30,7 +30,7 @@ struct rht_insert_ctx {
 	const void *key;
 	int mode;
 	void **existing;
-	struct rht_table *full_tbl; /* set with -EAGAIN: grow or re-seed it */
+	struct __rte_rht_table *full_tbl; /* set with -EAGAIN: grow or re-seed it */
 };
 
 /* rhltable: obj becomes the chain entry of the key's list, in place of head. */
@@ -38,7 +38,7 @@ static void
 rhl_push(struct rte_rhash_head **pprev, struct rte_rhash_head *obj)
 {
 	struct rte_rhlist_head *list = (struct rte_rhlist_head *)obj;
-	struct rte_rhash_head *head = rht_ptr(*pprev);
+	struct rte_rhash_head *head = __rte_rht_ptr(*pprev);
 
 	list->next = (struct rte_rhlist_head *)head;
 	/* release: a reader may stand on obj if it was removed and is
@@ -59,16 +59,16 @@ static int
 bucket_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt,
 	    struct rht_insert_ctx *c, uint32_t *len)
 {
-	bool look = c->mode != RHT_INSERT_ANY && rht_bloom_may_hold(*bkt, c->hash);
+	bool look = c->mode != RHT_INSERT_ANY && __rte_rht_bloom_may_hold(*bkt, c->hash);
 	struct rte_rhash_head **pprev;
 	struct rte_rhash_head *p;
 
-	*len = rht_bucket_len(*bkt);
-	if (!look && *len < RHT_LEN_MAX)
+	*len = __rte_rht_bucket_len(*bkt);
+	if (!look && *len < __RTE_RHT_LEN_MAX)
 		return 0;
 	*len = 0;
-	for (pprev = bkt; !rht_is_nulls(*pprev); pprev = &p->next) {
-		p = rht_ptr(*pprev);
+	for (pprev = bkt; !__rte_rht_is_nulls(*pprev); pprev = &p->next) {
+		p = __rte_rht_ptr(*pprev);
 		(*len)++;
 		if (!look || rht_key_cmp(ht, c->key, rht_obj(ht, p)) != 0)
 			continue;
@@ -85,7 +85,7 @@ bucket_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt,
 
 /* Link obj at the head of a locked bucket of the newest table. */
 static int
-bucket_link(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_head **bkt,
+bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhash_head **bkt,
 	    struct rht_insert_ctx *c, uint32_t len)
 {
 	if (rht_grow_above_pct(ht, tbl, 100) || len >= RTE_RHT_MAX_CHAIN_LEN) {
@@ -102,14 +102,14 @@ bucket_link(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_h
 	 * chain, whose objects must be initialised for it, and ends on this
 	 * bucket's marker, which tells it to restart its own chain.
 	 */
-	__atomic_store_n(&c->obj->next, rht_ptr(*bkt), __ATOMIC_RELEASE);
+	__atomic_store_n(&c->obj->next, __rte_rht_ptr(*bkt), __ATOMIC_RELEASE);
 	if (ht->rhlist)
 		((struct rte_rhlist_head *)c->obj)->next = NULL;
 	/* release: pairs with the acquire loads of readers: obj->next and the
 	 * object's key are visible to whoever sees obj in the chain.
 	 */
-	__atomic_store_n(bkt, rht_bucket_word(c->obj, rht_bucket_bloom(*bkt) |
-					      rht_bloom_bits(c->hash), len + 1), __ATOMIC_RELEASE);
+	__atomic_store_n(bkt, __rte_rht_bucket_word(c->obj, __rte_rht_bucket_bloom(*bkt) |
+					      __rte_rht_bloom_bits(c->hash), len + 1), __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -118,7 +118,7 @@ static int
 try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	struct rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
+	struct __rte_rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
 	const void *obj = rht_obj(ht, c->obj);
 
 	/* without a key check, older tables have nothing to tell */
@@ -128,8 +128,8 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 		uint64_t hash = rht_obj_hash(ht, tbl, obj);
 		uint32_t idx = rht_hash_idx(tbl, hash);
 		rte_spinlock_t *lock = rht_bucket_lock(tbl, idx);
-		struct rte_rhash_head **bkt = rht_bucket(tbl, idx);
-		struct rht_table *next;
+		struct rte_rhash_head **bkt = __rte_rht_bucket(tbl, idx);
+		struct __rte_rht_table *next;
 		uint32_t len;
 		int ret;
 
@@ -138,7 +138,7 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 		 * key there. acquire: pairs with the worker's release.
 		 */
 		if (idx < __atomic_load_n(&tbl->emptied, __ATOMIC_ACQUIRE)) {
-			/* acquire: pairs with rht_table_attach() */
+			/* acquire: pairs with __rte_rht_table_attach() */
 			next = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
 			if (likely(next != NULL)) {
 				tbl = next;
@@ -148,7 +148,7 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 		c->hash = hash;
 		rte_spinlock_lock(lock);
 		ret = bucket_scan(ht, bkt, c, &len);
-		/* acquire: pairs with rht_table_attach(); read under the bucket lock
+		/* acquire: pairs with __rte_rht_table_attach(); read under the bucket lock
 		 * so that the worker cannot have emptied this bucket yet.
 		 */
 		next = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
@@ -207,12 +207,12 @@ rht_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj, int mode, void
 	c.key = rht_obj_key(ht, rht_obj(ht, obj));
 	seq = rht_writer_enter(ht);
 	while ((ret = try_insert(ht, &c)) == -EAGAIN) {
-		ret = rht_emergency_table(ht, c.full_tbl);
+		ret = __rte_rht_emergency_table(ht, c.full_tbl);
 		if (ret != 0)
 			break;
 	}
 	if (likely(ret == 0))
-		rht_deferred_work_needed(ht);
+		__rte_rht_deferred_work_needed(ht);
 	rht_writer_exit(ht, seq);
 	if (unlikely(ret != 0)) {
 		count_refusal(ht, ret);
@@ -259,13 +259,13 @@ rte_rhltable_insert(struct rte_rhltable *hlt, struct rte_rhlist_head *list)
  */
 static int
 for_each_obj_bucket(struct rte_rhashtable *ht, const void *obj,
-		    int (*fn)(struct rte_rhashtable *ht, struct rht_table *tbl,
+		    int (*fn)(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
 			      struct rte_rhash_head **bkt, void *arg),
 		    void *arg)
 {
 	uint32_t *seq = rht_writer_enter(ht);
 	/* acquire: pairs with the release that publishes a new first table */
-	struct rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
+	struct __rte_rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
 	int ret = 0;
 
 	while (tbl != NULL && ret == 0) {
@@ -273,13 +273,13 @@ for_each_obj_bucket(struct rte_rhashtable *ht, const void *obj,
 		rte_spinlock_t *lock = rht_bucket_lock(tbl, idx);
 
 		rte_spinlock_lock(lock);
-		ret = fn(ht, tbl, rht_bucket(tbl, idx), arg);
-		/* acquire: pairs with rht_table_attach() */
+		ret = fn(ht, tbl, __rte_rht_bucket(tbl, idx), arg);
+		/* acquire: pairs with __rte_rht_table_attach() */
 		tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
 		rte_spinlock_unlock(lock);
 	}
 	if (ret != 0)
-		rht_deferred_work_needed(ht);
+		__rte_rht_deferred_work_needed(ht);
 	rht_writer_exit(ht, seq);
 	return ret;
 }
@@ -290,8 +290,8 @@ chain_find_link(struct rte_rhash_head **bkt, const struct rte_rhash_head *he)
 {
 	struct rte_rhash_head **pprev;
 
-	for (pprev = bkt; !rht_is_nulls(*pprev); pprev = &rht_ptr(*pprev)->next)
-		if (rht_ptr(*pprev) == he)
+	for (pprev = bkt; !__rte_rht_is_nulls(*pprev); pprev = &__rte_rht_ptr(*pprev)->next)
+		if (__rte_rht_ptr(*pprev) == he)
 			return pprev;
 	return NULL;
 }
@@ -301,21 +301,21 @@ chain_find_link(struct rte_rhash_head **bkt, const struct rte_rhash_head *he)
  * in it, so that removals do not fill the summary with stale bits.
  */
 static void
-rht_bucket_reseal(const struct rte_rhashtable *ht, const struct rht_table *tbl,
+rht_bucket_reseal(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
 		  struct rte_rhash_head **bkt)
 {
 	struct rte_rhash_head *p;
 	uint16_t bloom = 0;
 	uint32_t len = 0;
 
-	for (p = rht_ptr(*bkt); !rht_is_nulls(p); p = rht_ptr(p->next), len++)
-		bloom |= rht_bloom_bits(rht_obj_hash(ht, tbl, rht_obj(ht, p)));
+	for (p = __rte_rht_ptr(*bkt); !__rte_rht_is_nulls(p); p = __rte_rht_ptr(p->next), len++)
+		bloom |= __rte_rht_bloom_bits(rht_obj_hash(ht, tbl, rht_obj(ht, p)));
 	/* release: pairs with the readers' acquire loads of the bucket word */
-	__atomic_store_n(bkt, rht_bucket_word(rht_ptr(*bkt), bloom, len), __ATOMIC_RELEASE);
+	__atomic_store_n(bkt, __rte_rht_bucket_word(__rte_rht_ptr(*bkt), bloom, len), __ATOMIC_RELEASE);
 }
 
 static int
-unlink_obj(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_head **bkt,
+unlink_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhash_head **bkt,
 	   void *arg)
 {
 	struct rte_rhash_head *obj = arg;
@@ -343,7 +343,7 @@ rte_rhashtable_remove(struct rte_rhashtable *ht, struct rte_rhash_head *obj)
 		return rht_rhl_remove(ht, (struct rte_rhlist_head *)obj);
 	if (for_each_obj_bucket(ht, rht_obj(ht, obj), unlink_obj, obj) == 0)
 		return -ENOENT;
-	rht_retire_obj(ht, rht_obj(ht, obj));
+	__rte_rht_retire_obj(ht, rht_obj(ht, obj));
 	return 0;
 }
 
@@ -353,7 +353,7 @@ struct replace_arg {
 };
 
 static int
-swap_obj(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_head **bkt,
+swap_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhash_head **bkt,
 	 void *arg)
 {
 	struct replace_arg *r = arg;
@@ -391,21 +391,21 @@ rte_rhashtable_replace(struct rte_rhashtable *ht, struct rte_rhash_head *old_obj
 	}
 	if (for_each_obj_bucket(ht, old_start, swap_obj, &r) == 0)
 		return -ENOENT;
-	rht_retire_obj(ht, rht_obj(ht, old_obj));
+	__rte_rht_retire_obj(ht, rht_obj(ht, old_obj));
 	return 0;
 }
 
 /* rhltable: unlink list from the chain entry's list, or the entry itself. */
 static int
-unlink_list_member(struct rte_rhashtable *ht, struct rht_table *tbl,
+unlink_list_member(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
 		   struct rte_rhash_head **bkt, void *arg)
 {
 	struct rte_rhlist_head *target = arg;
 	struct rte_rhash_head **pprev;
 	struct rte_rhlist_head **lprev;
 
-	for (pprev = bkt; !rht_is_nulls(*pprev); pprev = &rht_ptr(*pprev)->next) {
-		struct rte_rhlist_head *entry = (struct rte_rhlist_head *)rht_ptr(*pprev);
+	for (pprev = bkt; !__rte_rht_is_nulls(*pprev); pprev = &__rte_rht_ptr(*pprev)->next) {
+		struct rte_rhlist_head *entry = (struct rte_rhlist_head *)__rte_rht_ptr(*pprev);
 
 		if (entry == target) {
 			struct rte_rhlist_head *second = target->next;
@@ -442,7 +442,7 @@ rht_rhl_remove(struct rte_rhashtable *ht, struct rte_rhlist_head *list)
 	if (ret == 0)
 		return -ENOENT;
 	__atomic_fetch_sub(&ht->nobjs, 1, __ATOMIC_RELAXED);
-	rht_retire_obj(ht, rht_obj(ht, &list->rhead));
+	__rte_rht_retire_obj(ht, rht_obj(ht, &list->rhead));
 	return 0;
 }
 

@@ -15,7 +15,7 @@
 #include "rhashtable_pvt.h"
 
 static void
-walker_park(struct rht_table *tbl, struct rte_rhashtable_iter *it)
+walker_park(struct __rte_rht_table *tbl, struct rte_rhashtable_iter *it)
 {
 	it->walker_next = tbl->walkers;
 	if (it->walker_next != NULL)
@@ -38,7 +38,7 @@ walker_unpark(struct rte_rhashtable_iter *it)
 
 /* Called by the worker when tbl leaves the chain, before it is freed. */
 void
-rht_walkers_retire(struct rte_rhashtable *ht, struct rht_table *tbl)
+__rte_rht_walkers_retire(struct rte_rhashtable *ht, struct __rte_rht_table *tbl)
 {
 	rte_spinlock_lock(&ht->walk_lock);
 	tbl->retired = true;
@@ -54,7 +54,7 @@ rht_walkers_retire(struct rte_rhashtable *ht, struct rht_table *tbl)
 void
 rte_rhashtable_walk_enter(struct rte_rhashtable *ht, struct rte_rhashtable_iter *it)
 {
-	struct rht_table *tbl;
+	struct __rte_rht_table *tbl;
 
 	if (ht == NULL || it == NULL) {
 		RHT_LOG(ERR, "NULL %s", ht == NULL ? "table" : "iterator");
@@ -80,17 +80,17 @@ rte_rhashtable_walk_enter(struct rte_rhashtable *ht, struct rte_rhashtable_iter 
 static void
 walker_refind(struct rte_rhashtable_iter *it)
 {
-	struct rht_table *tbl = it->tbl;
+	struct __rte_rht_table *tbl = it->tbl;
 	struct rte_rhash_head *p;
 	struct rte_rhlist_head *l;
 
 	if (it->p == NULL)
 		return;
 	/* acquire loads: pair with the release stores that link objects */
-	for (p = rht_ptr(__atomic_load_n(rht_bucket(tbl, it->slot), __ATOMIC_ACQUIRE));
-	     !rht_is_nulls(p) && p != it->p; p = __atomic_load_n(&p->next, __ATOMIC_ACQUIRE))
+	for (p = __rte_rht_ptr(__atomic_load_n(__rte_rht_bucket(tbl, it->slot), __ATOMIC_ACQUIRE));
+	     !__rte_rht_is_nulls(p) && p != it->p; p = __atomic_load_n(&p->next, __ATOMIC_ACQUIRE))
 		;
-	if (rht_is_nulls(p)) {
+	if (__rte_rht_is_nulls(p)) {
 		it->p = NULL;
 		it->list = NULL;
 		return;
@@ -151,7 +151,7 @@ static void *
 bucket_next(struct rte_rhashtable_iter *it)
 {
 	const struct rte_rhashtable *ht = it->ht;
-	struct rte_rhash_head **bkt = rht_bucket(it->tbl, it->slot);
+	struct rte_rhash_head **bkt = __rte_rht_bucket(it->tbl, it->slot);
 	struct rte_rhash_head *p;
 
 	/* acquire loads: pair with the release stores that link objects */
@@ -165,12 +165,12 @@ bucket_next(struct rte_rhashtable_iter *it)
 	}
 	for (;;) {
 		if (it->p == NULL)
-			p = rht_ptr(__atomic_load_n(bkt, __ATOMIC_ACQUIRE));
+			p = __rte_rht_ptr(__atomic_load_n(bkt, __ATOMIC_ACQUIRE));
 		else
 			p = __atomic_load_n(&it->p->next, __ATOMIC_ACQUIRE);
-		if (!rht_is_nulls(p))
+		if (!__rte_rht_is_nulls(p))
 			break;
-		if (p == rht_nulls(bkt))
+		if (p == __rte_rht_nulls(bkt))
 			return NULL;
 		it->p = NULL;
 	}
@@ -182,7 +182,7 @@ bucket_next(struct rte_rhashtable_iter *it)
 int
 rte_rhashtable_walk_next(struct rte_rhashtable_iter *it, void **obj)
 {
-	struct rht_table *tbl;
+	struct __rte_rht_table *tbl;
 
 	if (it == NULL || obj == NULL || it->ht == NULL || !it->started) {
 		RHT_LOG(ERR, "iterator NULL, not entered or not started");
@@ -196,7 +196,7 @@ rte_rhashtable_walk_next(struct rte_rhashtable_iter *it, void **obj)
 		if (*obj != NULL)
 			return 0;
 	}
-	/* acquire: pairs with rht_table_attach() */
+	/* acquire: pairs with __rte_rht_table_attach() */
 	tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
 	if (tbl != NULL) {
 		it->tbl = tbl;
@@ -213,7 +213,7 @@ void
 rte_rhashtable_walk_stop(struct rte_rhashtable_iter *it)
 {
 	struct rte_rhashtable *ht;
-	struct rht_table *tbl;
+	struct __rte_rht_table *tbl;
 
 	if (it == NULL || it->ht == NULL || !it->started) {
 		RHT_LOG(ERR, "iterator NULL, not entered or not started");

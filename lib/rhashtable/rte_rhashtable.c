@@ -22,7 +22,7 @@
 
 #include "rhashtable_pvt.h"
 
-RTE_LOG_REGISTER_DEFAULT(rhashtable_logtype, INFO);
+RTE_LOG_REGISTER_DEFAULT(rte_rhashtable_logtype, INFO);
 
 TAILQ_HEAD(rte_rhashtable_list, rte_tailq_entry);
 
@@ -31,14 +31,14 @@ static struct rte_tailq_elem rte_rhashtable_tailq = {
 };
 EAL_REGISTER_TAILQ(rte_rhashtable_tailq)
 
-/* rte_rhashtable_lookup_fast() reads the table through struct rht_core. */
+/* rte_rhashtable_lookup_fast() reads the table through struct __rte_rht_core. */
 static_assert(offsetof(struct rte_rhashtable, core) == 0,
-	      "struct rht_core must be the first member of struct rte_rhashtable");
+	      "struct __rte_rht_core must be the first member of struct rte_rhashtable");
 
 uint32_t
 rte_rhashtable_default_hash(const void *key, uint32_t key_len, uint32_t seed)
 {
-	return (uint32_t)rht_default_hash64(key, key_len, seed);
+	return (uint32_t)__rte_rht_default_hash64(key, key_len, seed);
 }
 
 static uint32_t
@@ -184,7 +184,7 @@ tailq_del(const struct rte_rhashtable *ht)
 }
 
 void
-rht_foreach_table(void (*fn)(const struct rte_rhashtable *ht, void *arg), void *arg)
+__rte_rht_foreach_table(void (*fn)(const struct rte_rhashtable *ht, void *arg), void *arg)
 {
 	struct rte_rhashtable_list *list =
 		RTE_TAILQ_CAST(rte_rhashtable_tailq.head, rte_rhashtable_list);
@@ -197,7 +197,7 @@ rht_foreach_table(void (*fn)(const struct rte_rhashtable *ht, void *arg), void *
 }
 
 int
-rht_with_table(const char *name, int (*fn)(const struct rte_rhashtable *ht, void *arg),
+__rte_rht_with_table(const char *name, int (*fn)(const struct rte_rhashtable *ht, void *arg),
 	       void *arg)
 {
 	struct rte_tailq_entry *te;
@@ -239,7 +239,7 @@ static struct rte_rhashtable *
 table_create(const struct rte_rhashtable_params *p, bool rhlist)
 {
 	struct rte_rhashtable *ht;
-	struct rht_table *tbl;
+	struct __rte_rht_table *tbl;
 	int ret;
 
 	ret = params_check(p, rhlist);
@@ -256,7 +256,7 @@ table_create(const struct rte_rhashtable_params *p, bool rhlist)
 	ht->rhlist = rhlist;
 	ht->bytes = sizeof(struct rte_rhltable);
 
-	tbl = rht_table_alloc(ht, rht_initial_size(p, ht->max_size));
+	tbl = __rte_rht_table_alloc(ht, __rte_rht_initial_size(p, ht->max_size));
 	if (tbl == NULL)
 		goto err_ht;
 	ht->core.tbl = tbl;
@@ -267,7 +267,7 @@ table_create(const struct rte_rhashtable_params *p, bool rhlist)
 	ret = tailq_add(ht);
 	if (ret != 0)
 		goto err_tbl;
-	ret = rht_service_register(ht);
+	ret = __rte_rht_service_register(ht);
 	if (ret != 0)
 		goto err_tailq;
 	RHT_LOG(DEBUG, "%s: created with %u buckets on socket %d", ht->name, tbl->size,
@@ -277,7 +277,7 @@ table_create(const struct rte_rhashtable_params *p, bool rhlist)
 err_tailq:
 	tailq_del(ht);
 err_tbl:
-	rht_table_free(ht, tbl);
+	__rte_rht_table_free(ht, tbl);
 err_ht:
 	rte_free(ht);
 fail:
@@ -312,7 +312,7 @@ static void
 chain_destroy(struct rte_rhashtable *ht, struct rte_rhash_head *p,
 	      rte_rhashtable_free_obj_t free_fn, void *ctx)
 {
-	for (p = rht_ptr(p); !rht_is_nulls(p); p = rht_ptr(p)) {
+	for (p = __rte_rht_ptr(p); !__rte_rht_is_nulls(p); p = __rte_rht_ptr(p)) {
 		struct rte_rhash_head *next = p->next;
 
 		if (ht->rhlist) {
@@ -335,21 +335,21 @@ void
 rte_rhashtable_free_and_destroy(struct rte_rhashtable *ht,
 				rte_rhashtable_free_obj_t free_fn, void *ctx)
 {
-	struct rht_table *tbl, *next;
+	struct __rte_rht_table *tbl, *next;
 	uint32_t i;
 
 	if (ht == NULL)
 		return;
-	rht_service_unregister(ht);
+	__rte_rht_service_unregister(ht);
 	rte_spinlock_lock(&ht->rehash_lock);
 	tailq_del(ht);
 	for (tbl = ht->core.tbl; tbl != NULL; tbl = next) {
 		next = tbl->future_tbl;
 		for (i = 0; free_fn != NULL && i < tbl->size; i++)
-			chain_destroy(ht, *rht_bucket(tbl, i), free_fn, ctx);
-		rht_table_free(ht, tbl);
+			chain_destroy(ht, *__rte_rht_bucket(tbl, i), free_fn, ctx);
+		__rte_rht_table_free(ht, tbl);
 	}
-	rht_rcu_free(ht);
+	__rte_rht_rcu_free(ht);
 	RHT_LOG(DEBUG, "%s: freed", ht->name);
 	rte_free(ht);
 }
@@ -406,7 +406,7 @@ rte_rhashtable_stats_get(const struct rte_rhashtable *ht, struct rte_rhashtable_
 	s->refused_e2big = CTR(ht, refused_e2big);
 	s->worker_stalls = CTR(ht, worker_stalls);
 	s->bytes = __atomic_load_n(&ht->bytes, __ATOMIC_RELAXED);
-	s->reclaim_pending = rht_rcu_pending(ht);
+	s->reclaim_pending = __rte_rht_rcu_pending(ht);
 	s->socket_id = ht->socket_id;
 	s->numa_node = __atomic_load_n(&ht->last_node, __ATOMIC_RELAXED);
 	return 0;
@@ -416,7 +416,7 @@ int
 rte_rhashtable_table_info_get(struct rte_rhashtable *ht, uint32_t idx,
 			      struct rte_rhashtable_table_info *info)
 {
-	struct rht_table *tbl;
+	struct __rte_rht_table *tbl;
 	int ret = 0;
 
 	if (ht == NULL || info == NULL) {
@@ -435,7 +435,7 @@ rte_rhashtable_table_info_get(struct rte_rhashtable *ht, uint32_t idx,
 		info->nlocks = tbl->lock_mask + 1;
 		info->nested = tbl->nested;
 		info->bytes = tbl->bytes;
-		info->bucket_mem = rht_bucket(tbl, 0);
+		info->bucket_mem = __rte_rht_bucket(tbl, 0);
 		info->numa_node = tbl->numa_node;
 	}
 	rte_spinlock_unlock(&ht->rehash_lock);

@@ -1044,13 +1044,13 @@ static __rte_always_inline void *
 rte_rhashtable_lookup_fast(const struct rte_rhashtable *ht, const void *key,
 			   const uint32_t key_len)
 {
-	const struct rht_core *c = (const struct rht_core *)ht;
+	const struct __rte_rht_core *c = (const struct __rte_rht_core *)ht;
 	struct rte_rhash_head *he;
 	bool slow = false;
 
 	if (unlikely(ht == NULL || key == NULL || c->fast_key_len != key_len))
 		return rte_rhashtable_lookup(ht, key);
-	he = rht_lookup_common(c, key, key_len, &slow);
+	he = __rte_rht_lookup_common(c, key, key_len, &slow);
 	if (unlikely(slow))
 		return rte_rhashtable_lookup(ht, key);
 	return he == NULL ? NULL : (char *)he - c->head_offset;

@@ -35,8 +35,8 @@ struct rte_rhash_head;
 struct rte_rhashtable_iter;
 
 /* Buckets in one piece of a nested bucket table: one 4 KiB page of pointers. */
-#define RHT_PIECE_SHIFT 9
-#define RHT_PIECE_BUCKETS (1U << RHT_PIECE_SHIFT)
+#define __RTE_RHT_PIECE_SHIFT 9
+#define __RTE_RHT_PIECE_BUCKETS (1U << __RTE_RHT_PIECE_SHIFT)
 
 /*
  * One bucket table. Buckets hold the head of a chain of objects; a chain
@@ -47,7 +47,7 @@ struct rte_rhashtable_iter;
  * another chain by a concurrent move or re-insert and restarts (see
  * rhashtable_lookup.c).
  */
-struct rht_table {
+struct __rte_rht_table {
 	uint32_t size;           /* buckets, a power of two */
 	uint32_t mask;           /* size - 1 */
 	uint32_t seed;           /* random hash seed of this table */
@@ -57,7 +57,7 @@ struct rht_table {
 	int32_t numa_node;       /* node of the buckets' first page; -1: unknown */
 	uint64_t bytes;          /* memory of this table, locks included */
 	/* next table of the chain, published with a release store */
-	struct rht_table *future_tbl;
+	struct __rte_rht_table *future_tbl;
 	/* walkers paused on this table; under ht->walk_lock */
 	struct rte_rhashtable_iter *walkers;
 	rte_spinlock_t *locks;
@@ -89,77 +89,77 @@ struct rht_table {
  * neither. A link with bit 0 set is the nulls marker that ends a chain: the
  * address of the chain's bucket, bit 0 set.
  */
-#define RHT_BLOOM_SHIFT 48
-#define RHT_LEN_SHIFT 1
-#define RHT_LEN_MAX 3
-#define RHT_LEN_MASK ((uint64_t)RHT_LEN_MAX << RHT_LEN_SHIFT)
-#define RHT_PTR_MASK (((UINT64_C(1) << RHT_BLOOM_SHIFT) - 1) & ~RHT_LEN_MASK)
+#define __RTE_RHT_BLOOM_SHIFT 48
+#define __RTE_RHT_LEN_SHIFT 1
+#define __RTE_RHT_LEN_MAX 3
+#define __RTE_RHT_LEN_MASK ((uint64_t)__RTE_RHT_LEN_MAX << __RTE_RHT_LEN_SHIFT)
+#define __RTE_RHT_PTR_MASK (((UINT64_C(1) << __RTE_RHT_BLOOM_SHIFT) - 1) & ~__RTE_RHT_LEN_MASK)
 
 /* The marker that ends the chain of bucket bkt. */
 static inline struct rte_rhash_head *
-rht_nulls(struct rte_rhash_head *const *bkt)
+__rte_rht_nulls(struct rte_rhash_head *const *bkt)
 {
 	return (struct rte_rhash_head *)((uintptr_t)bkt | 1);
 }
 
 static inline bool
-rht_is_nulls(const struct rte_rhash_head *link)
+__rte_rht_is_nulls(const struct rte_rhash_head *link)
 {
 	return ((uintptr_t)link & 1) != 0;
 }
 
 /* The object a link points to (or the nulls marker itself). */
 static inline struct rte_rhash_head *
-rht_ptr(const struct rte_rhash_head *link)
+__rte_rht_ptr(const struct rte_rhash_head *link)
 {
-	return (struct rte_rhash_head *)((uintptr_t)link & RHT_PTR_MASK);
+	return (struct rte_rhash_head *)((uintptr_t)link & __RTE_RHT_PTR_MASK);
 }
 
 /* The two summary bits of a hash: taken from bits that do not pick the bucket. */
 static inline uint16_t
-rht_bloom_bits(uint64_t hash)
+__rte_rht_bloom_bits(uint64_t hash)
 {
 	return (uint16_t)((1U << ((hash >> 48) & 15)) | (1U << ((hash >> 56) & 15)));
 }
 
 static inline uint16_t
-rht_bucket_bloom(const struct rte_rhash_head *word)
+__rte_rht_bucket_bloom(const struct rte_rhash_head *word)
 {
-	return (uint16_t)((uintptr_t)word >> RHT_BLOOM_SHIFT);
+	return (uint16_t)((uintptr_t)word >> __RTE_RHT_BLOOM_SHIFT);
 }
 
-/* Chain length from a bucket word: exact below RHT_LEN_MAX. */
+/* Chain length from a bucket word: exact below __RTE_RHT_LEN_MAX. */
 static inline uint32_t
-rht_bucket_len(const struct rte_rhash_head *word)
+__rte_rht_bucket_len(const struct rte_rhash_head *word)
 {
-	return ((uintptr_t)word & RHT_LEN_MASK) >> RHT_LEN_SHIFT;
+	return ((uintptr_t)word & __RTE_RHT_LEN_MASK) >> __RTE_RHT_LEN_SHIFT;
 }
 
 static inline struct rte_rhash_head *
-rht_bucket_word(const struct rte_rhash_head *head, uint16_t bloom, uint32_t len)
+__rte_rht_bucket_word(const struct rte_rhash_head *head, uint16_t bloom, uint32_t len)
 {
-	if (rht_is_nulls(head))
-		return rht_ptr(head);
-	return (struct rte_rhash_head *)((uintptr_t)rht_ptr(head) |
-		((uintptr_t)bloom << RHT_BLOOM_SHIFT) |
-		((uintptr_t)RTE_MIN(len, (uint32_t)RHT_LEN_MAX) << RHT_LEN_SHIFT));
+	if (__rte_rht_is_nulls(head))
+		return __rte_rht_ptr(head);
+	return (struct rte_rhash_head *)((uintptr_t)__rte_rht_ptr(head) |
+		((uintptr_t)bloom << __RTE_RHT_BLOOM_SHIFT) |
+		((uintptr_t)RTE_MIN(len, (uint32_t)__RTE_RHT_LEN_MAX) << __RTE_RHT_LEN_SHIFT));
 }
 
 /* May the chain headed by word hold an object with this hash? */
 static inline bool
-rht_bloom_may_hold(const struct rte_rhash_head *word, uint64_t hash)
+__rte_rht_bloom_may_hold(const struct rte_rhash_head *word, uint64_t hash)
 {
-	uint16_t bits = rht_bloom_bits(hash);
+	uint16_t bits = __rte_rht_bloom_bits(hash);
 
-	return (rht_bucket_bloom(word) & bits) == bits;
+	return (__rte_rht_bucket_bloom(word) & bits) == bits;
 }
 
 static inline struct rte_rhash_head **
-rht_bucket(const struct rht_table *tbl, uint32_t idx)
+__rte_rht_bucket(const struct __rte_rht_table *tbl, uint32_t idx)
 {
 	if (likely(!tbl->nested))
 		return (struct rte_rhash_head **)(uintptr_t)&tbl->buckets[idx];
-	return &tbl->pieces[idx >> RHT_PIECE_SHIFT][idx & (RHT_PIECE_BUCKETS - 1)];
+	return &tbl->pieces[idx >> __RTE_RHT_PIECE_SHIFT][idx & (__RTE_RHT_PIECE_BUCKETS - 1)];
 }
 
 /*
@@ -170,13 +170,13 @@ rht_bucket(const struct rht_table *tbl, uint32_t idx)
  * table's seed say nothing about the next table's. The constants are
  * digits of pi: nothing up the sleeve.
  */
-#define RHT_PI0 UINT64_C(0x243f6a8885a308d3)
-#define RHT_PI1 UINT64_C(0x13198a2e03707344)
-#define RHT_PI2 UINT64_C(0xa4093822299f31d0)
-#define RHT_PI3 UINT64_C(0x082efa98ec4e6c89)
+#define __RTE_RHT_PI0 UINT64_C(0x243f6a8885a308d3)
+#define __RTE_RHT_PI1 UINT64_C(0x13198a2e03707344)
+#define __RTE_RHT_PI2 UINT64_C(0xa4093822299f31d0)
+#define __RTE_RHT_PI3 UINT64_C(0x082efa98ec4e6c89)
 
 static __rte_always_inline uint64_t
-rht_mix(uint64_t a, uint64_t b)
+__rte_rht_mix(uint64_t a, uint64_t b)
 {
 	__uint128_t r = (__uint128_t)a * b;
 
@@ -184,7 +184,7 @@ rht_mix(uint64_t a, uint64_t b)
 }
 
 static __rte_always_inline uint64_t
-rht_load64(const uint8_t *p)
+__rte_rht_load64(const uint8_t *p)
 {
 	uint64_t v;
 
@@ -193,7 +193,7 @@ rht_load64(const uint8_t *p)
 }
 
 static __rte_always_inline uint64_t
-rht_load32(const uint8_t *p)
+__rte_rht_load32(const uint8_t *p)
 {
 	uint32_t v;
 
@@ -202,27 +202,27 @@ rht_load32(const uint8_t *p)
 }
 
 static __rte_always_inline uint64_t
-rht_default_hash64(const void *key, uint32_t len, uint32_t seed)
+__rte_rht_default_hash64(const void *key, uint32_t len, uint32_t seed)
 {
 	const uint8_t *p = (const uint8_t *)key;
-	uint64_t s = (((uint64_t)seed << 32) | seed) ^ RHT_PI0;
-	uint64_t h = s ^ ((uint64_t)len * RHT_PI1);
+	uint64_t s = (((uint64_t)seed << 32) | seed) ^ __RTE_RHT_PI0;
+	uint64_t h = s ^ ((uint64_t)len * __RTE_RHT_PI1);
 	uint64_t a = 0, b = 0;
 
 	for (; len > 16; len -= 16, p += 16)
-		h = rht_mix(rht_load64(p) ^ h, rht_load64(p + 8) ^ s ^ RHT_PI2);
+		h = __rte_rht_mix(__rte_rht_load64(p) ^ h, __rte_rht_load64(p + 8) ^ s ^ __RTE_RHT_PI2);
 	/* the last 1 to 16 bytes, as two words that may overlap */
 	if (len >= 8) {
-		a = rht_load64(p);
-		b = rht_load64(p + len - 8);
+		a = __rte_rht_load64(p);
+		b = __rte_rht_load64(p + len - 8);
 	} else if (len >= 4) {
-		a = rht_load32(p);
-		b = rht_load32(p + len - 4);
+		a = __rte_rht_load32(p);
+		b = __rte_rht_load32(p + len - 4);
 	} else if (len > 0) {
 		a = ((uint64_t)p[0] << 16) | ((uint64_t)p[len >> 1] << 8) | p[len - 1];
 	}
-	h = rht_mix(a ^ h ^ RHT_PI3, b ^ s ^ RHT_PI2);
-	return rht_mix(h ^ RHT_PI1, s ^ RHT_PI3);
+	h = __rte_rht_mix(a ^ h ^ __RTE_RHT_PI3, b ^ s ^ __RTE_RHT_PI2);
+	return __rte_rht_mix(h ^ __RTE_RHT_PI1, s ^ __RTE_RHT_PI3);
 }
 
 /*
@@ -231,8 +231,8 @@ rht_default_hash64(const void *key, uint32_t len, uint32_t seed)
  * so that rte_rhashtable_lookup_fast() reaches them through the opaque
  * table pointer, and the library's own code through ht->core.
  */
-struct rht_core {
-	struct rht_table *tbl;     /* first bucket table (release/acquire) */
+struct __rte_rht_core {
+	struct __rte_rht_table *tbl;     /* first bucket table (release/acquire) */
 	uint32_t key_len;
 	uint32_t key_offset;
 	uint32_t head_offset;
@@ -244,15 +244,15 @@ struct rht_core {
 
 /* Non-zero when the key_len bytes at a and b differ. */
 static __rte_always_inline uint64_t
-rht_keys_differ(const uint8_t *a, const uint8_t *b, uint32_t len)
+__rte_rht_keys_differ(const uint8_t *a, const uint8_t *b, uint32_t len)
 {
 	uint64_t diff = 0;
 	uint32_t i = 0;
 
 	for (; i + 8 <= len; i += 8)
-		diff |= rht_load64(a + i) ^ rht_load64(b + i);
+		diff |= __rte_rht_load64(a + i) ^ __rte_rht_load64(b + i);
 	if (len - i >= 4) {
-		diff |= rht_load32(a + i) ^ rht_load32(b + i);
+		diff |= __rte_rht_load32(a + i) ^ __rte_rht_load32(b + i);
 		i += 4;
 	}
 	for (; i < len; i++)
@@ -268,30 +268,30 @@ rht_keys_differ(const uint8_t *a, const uint8_t *b, uint32_t len)
  * that a concurrent move carried into another chain.
  */
 static __rte_always_inline struct rte_rhash_head *
-rht_lookup_common(const struct rht_core *c, const void *key, uint32_t key_len, bool *slow)
+__rte_rht_lookup_common(const struct __rte_rht_core *c, const void *key, uint32_t key_len, bool *slow)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct rht_table *tbl = __atomic_load_n(&c->tbl, __ATOMIC_ACQUIRE);
+	const struct __rte_rht_table *tbl = __atomic_load_n(&c->tbl, __ATOMIC_ACQUIRE);
 	struct rte_rhash_head **bkt, *word, *he;
 	uint64_t hash;
 
 	/* relaxed: only picks the path; the whole algorithm reloads with acquire */
 	if (unlikely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) != NULL))
 		goto slow_path;
-	hash = rht_default_hash64(key, key_len, tbl->seed);
-	bkt = rht_bucket(tbl, (uint32_t)hash & tbl->mask);
+	hash = __rte_rht_default_hash64(key, key_len, tbl->seed);
+	bkt = __rte_rht_bucket(tbl, (uint32_t)hash & tbl->mask);
 	/* acquire: pairs with the release stores that link objects */
 	word = __atomic_load_n(bkt, __ATOMIC_ACQUIRE);
-	if (rht_bloom_may_hold(word, hash)) {
-		for (he = rht_ptr(word); !rht_is_nulls(he);
+	if (__rte_rht_bloom_may_hold(word, hash)) {
+		for (he = __rte_rht_ptr(word); !__rte_rht_is_nulls(he);
 		     he = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE))
-			if (rht_keys_differ((const uint8_t *)key, (const uint8_t *)he -
+			if (__rte_rht_keys_differ((const uint8_t *)key, (const uint8_t *)he -
 					    c->head_offset + c->key_offset, key_len) == 0)
 				return he;
 		/* a concurrent move or re-insert carried the walk into
 		 * another chain
 		 */
-		if (unlikely(he != rht_nulls(bkt)))
+		if (unlikely(he != __rte_rht_nulls(bkt)))
 			goto slow_path;
 	}
 	/* a rehash may have started during the walk */

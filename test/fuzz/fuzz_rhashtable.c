@@ -414,14 +414,14 @@ op_faults(struct fz_input *in)
 	uint8_t b = next_u8(in);
 
 	if ((b & 3) == 0) {
-		rhashtable_fault_inject(NULL);
+		__rte_rhashtable_fault_inject(NULL);
 		S.faults = false;
 		return;
 	}
 	f.fail_after = (b >> 2) & 3;
 	f.one_in = (b >> 4) & 3;
 	f.min_bytes = min_bytes[(b >> 6) % RTE_DIM(min_bytes)];
-	rhashtable_fault_inject(&f);
+	__rte_rhashtable_fault_inject(&f);
 	S.faults = true;
 }
 
@@ -451,7 +451,7 @@ op_stats(void)
 static void
 table_free(void)
 {
-	rhashtable_fault_inject(NULL);
+	__rte_rhashtable_fault_inject(NULL);
 	S.faults = false;
 	if (S.hlt != NULL)
 		rte_rhltable_free(S.hlt);
