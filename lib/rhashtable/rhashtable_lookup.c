@@ -96,8 +96,8 @@ chain_find(const struct rte_rhashtable *ht, const void *key, uint64_t hash,
 }
 
 static __rte_always_inline struct rte_rhash_head *
-table_find_hashed(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, const void *key,
-		  uint64_t hash, uint32_t key_len, bool fast)
+table_find_hashed(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
+		  const void *key, uint64_t hash, uint32_t key_len, bool fast)
 {
 	struct rte_rhash_head **bkt = __rte_rht_bucket(tbl, rht_hash_idx(tbl, hash));
 
@@ -345,7 +345,8 @@ prefetch_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint3
 	   uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct __rte_rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE), *t, *later;
+	const struct __rte_rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
+	const struct __rte_rht_table *t, *later;
 	struct rte_rhash_head **bkt, *he;
 	uint32_t i, d, emptied;
 	uint64_t hash;

@@ -280,7 +280,7 @@ rht_nelems_dec(struct rte_rhashtable *ht)
 struct __rte_rht_table *__rte_rht_table_alloc(struct rte_rhashtable *ht, uint32_t size);
 void __rte_rht_table_free(struct rte_rhashtable *ht, struct __rte_rht_table *tbl);
 bool __rte_rht_table_attach(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
-		      struct __rte_rht_table *next, bool emergency);
+			    struct __rte_rht_table *next, bool emergency);
 uint32_t __rte_rht_initial_size(const struct rte_rhashtable_params *p, uint32_t max_size);
 
 /* rte_rhashtable.c: visit every table, under the tailq read lock */
@@ -288,8 +288,8 @@ void __rte_rht_foreach_table(void (*fn)(const struct rte_rhashtable *ht, void *a
 /* Call fn on the table of this name under the tailq read lock, so that no
  * rte_rhashtable_free() can free it meanwhile: fn's result, or -ENOENT.
  */
-int __rte_rht_with_table(const char *name, int (*fn)(const struct rte_rhashtable *ht, void *arg),
-		   void *arg);
+int __rte_rht_with_table(const char *name,
+			 int (*fn)(const struct rte_rhashtable *ht, void *arg), void *arg);
 
 /*
  * A writer without an lcore id joins the count of the current phase. If

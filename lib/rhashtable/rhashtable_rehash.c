@@ -59,8 +59,9 @@ move_last_object(struct rte_rhashtable *ht, struct __rte_rht_table *old,
 	 */
 	__atomic_store_n(&he->next, __rte_rht_ptr(*nbkt), __ATOMIC_RELEASE);
 	/* release: pairs with readers' acquire of the new bucket word */
-	__atomic_store_n(nbkt, __rte_rht_bucket_word(he, __rte_rht_bucket_bloom(*nbkt) | __rte_rht_bloom_bits(hash),
-					       __rte_rht_bucket_len(*nbkt) + 1), __ATOMIC_RELEASE);
+	__atomic_store_n(nbkt, __rte_rht_bucket_word(he,
+			 __rte_rht_bucket_bloom(*nbkt) | __rte_rht_bloom_bits(hash),
+			 __rte_rht_bucket_len(*nbkt) + 1), __ATOMIC_RELEASE);
 	rte_spinlock_unlock(nlock);
 	/* release: a reader that no longer sees he in the old chain will see
 	 * old->future_tbl (attached before this move) after its walk. A plain

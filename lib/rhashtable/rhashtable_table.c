@@ -89,7 +89,8 @@ err:
 static struct __rte_rht_table *
 alloc_flat(struct rte_rhashtable *ht, uint32_t size)
 {
-	size_t bytes = sizeof(struct __rte_rht_table) + (size_t)size * sizeof(struct rte_rhash_head *);
+	size_t bytes = sizeof(struct __rte_rht_table) +
+		(size_t)size * sizeof(struct rte_rhash_head *);
 	struct __rte_rht_table *tbl;
 
 	tbl = __rte_rht_malloc(ht, "__rte_rht_table", bytes);
@@ -185,8 +186,8 @@ __rte_rht_table_free(struct rte_rhashtable *ht, struct __rte_rht_table *tbl)
  * emergency growth, or the worker) attached one first.
  */
 bool
-__rte_rht_table_attach(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct __rte_rht_table *next,
-		 bool emergency)
+__rte_rht_table_attach(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
+		       struct __rte_rht_table *next, bool emergency)
 {
 	struct __rte_rht_table *expected = NULL;
 

@@ -108,8 +108,9 @@ bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_r
 	/* release: pairs with the acquire loads of readers: obj->next and the
 	 * object's key are visible to whoever sees obj in the chain.
 	 */
-	__atomic_store_n(bkt, __rte_rht_bucket_word(c->obj, __rte_rht_bucket_bloom(*bkt) |
-					      __rte_rht_bloom_bits(c->hash), len + 1), __ATOMIC_RELEASE);
+	__atomic_store_n(bkt, __rte_rht_bucket_word(c->obj,
+			 __rte_rht_bucket_bloom(*bkt) | __rte_rht_bloom_bits(c->hash), len + 1),
+			 __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -311,7 +312,8 @@ rht_bucket_reseal(const struct rte_rhashtable *ht, const struct __rte_rht_table 
 	for (p = __rte_rht_ptr(*bkt); !__rte_rht_is_nulls(p); p = __rte_rht_ptr(p->next), len++)
 		bloom |= __rte_rht_bloom_bits(rht_obj_hash(ht, tbl, rht_obj(ht, p)));
 	/* release: pairs with the readers' acquire loads of the bucket word */
-	__atomic_store_n(bkt, __rte_rht_bucket_word(__rte_rht_ptr(*bkt), bloom, len), __ATOMIC_RELEASE);
+	__atomic_store_n(bkt, __rte_rht_bucket_word(__rte_rht_ptr(*bkt), bloom, len),
+			 __ATOMIC_RELEASE);
 }
 
 static int

@@ -198,7 +198,7 @@ __rte_rht_foreach_table(void (*fn)(const struct rte_rhashtable *ht, void *arg), 
 
 int
 __rte_rht_with_table(const char *name, int (*fn)(const struct rte_rhashtable *ht, void *arg),
-	       void *arg)
+		     void *arg)
 {
 	struct rte_tailq_entry *te;
 	int ret = -ENOENT;

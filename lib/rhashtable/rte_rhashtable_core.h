@@ -10,8 +10,8 @@
  * The layout that rte_rhashtable_lookup_fast() reads inline: bucket tables,
  * bucket words, the default hash. Included by rte_rhashtable.h.
  *
- * Internal: the names here (rht_ and RHT_ prefixes) are not part of the
- * API, and the layout may change with any release, as DPDK's
+ * Internal: the names here (__rte_rht_ and __RTE_RHT_ prefixes) are not
+ * part of the API, and the layout may change with any release, as DPDK's
  * rte_ring_core.h. Use the functions of rte_rhashtable.h.
  */
 
@@ -210,7 +210,8 @@ __rte_rht_default_hash64(const void *key, uint32_t len, uint32_t seed)
 	uint64_t a = 0, b = 0;
 
 	for (; len > 16; len -= 16, p += 16)
-		h = __rte_rht_mix(__rte_rht_load64(p) ^ h, __rte_rht_load64(p + 8) ^ s ^ __RTE_RHT_PI2);
+		h = __rte_rht_mix(__rte_rht_load64(p) ^ h,
+				  __rte_rht_load64(p + 8) ^ s ^ __RTE_RHT_PI2);
 	/* the last 1 to 16 bytes, as two words that may overlap */
 	if (len >= 8) {
 		a = __rte_rht_load64(p);
@@ -268,7 +269,8 @@ __rte_rht_keys_differ(const uint8_t *a, const uint8_t *b, uint32_t len)
  * that a concurrent move carried into another chain.
  */
 static __rte_always_inline struct rte_rhash_head *
-__rte_rht_lookup_common(const struct __rte_rht_core *c, const void *key, uint32_t key_len, bool *slow)
+__rte_rht_lookup_common(const struct __rte_rht_core *c, const void *key, uint32_t key_len,
+			bool *slow)
 {
 	/* acquire: pairs with the release that publishes a new first table */
 	const struct __rte_rht_table *tbl = __atomic_load_n(&c->tbl, __ATOMIC_ACQUIRE);
