@@ -334,7 +334,8 @@ void fwd_stop(void);
 /* ---- statistics (stats.c) ---- */
 
 struct app_totals {
-	struct lcore_stats s;
+	struct lcore_stats s;                 /**< Sum over the forwarding lcores. */
+	struct lcore_stats lc[RTE_MAX_LCORE]; /**< Each forwarding lcore, as app.fwd[]. */
 	struct ft_backend_stats t;
 	uint64_t tsc;
 };
@@ -346,6 +347,7 @@ struct stats_period {
 	double tx_mpps;
 	double lookups_mps;
 	double hit_pct;     /**< Hits per lookup in the period. */
+	double lcore_rx_mpps[RTE_MAX_LCORE]; /**< Each forwarding lcore, as app.fwd[]. */
 };
 
 void stats_collect(struct app_totals *tot);
