@@ -11,6 +11,7 @@
 
 #include <rte_common.h>
 #include <rte_lcore.h>
+#include <rte_mbuf.h>
 #include <rte_service.h>
 
 #include "flowpmd.h"
@@ -43,8 +44,9 @@ fwd_mode_parse(const char *s, enum fwd_mode *m)
 	return -EINVAL;
 }
 
-static void
-usage(const char *prog)
+/* Also EAL's usage hook: "dpdk-flowpmd --help" prints it after EAL's options. */
+void
+flowpmd_usage(const char *prog)
 {
 	printf("Usage: %s [EAL options] -- [options]\n"
 	       "  -i, --interactive        command prompt (flowpmd> ); default: batch mode,\n"
@@ -66,9 +68,16 @@ usage(const char *prog)
 	       "                           default 1; rhashtable backend only)\n"
 	       "  --rxq=N                  RX queues per port (default: one per forwarding lcore)\n"
 	       "  --rxd=N, --txd=N         descriptors per queue (default 1024)\n"
+	       "  --burst=N                packets per receive burst, 1-%u (default %u)\n"
+	       "  --total-num-mbufs=N      mbufs in the pool (default: enough for the\n"
+	       "                           descriptors, bursts and caches; a pcap replayed\n"
+	       "                           with infinite_rx=1 needs one per packet of the file)\n"
+	       "  --mbuf-size=N            data room of an mbuf in bytes, headroom of %u\n"
+	       "                           included (default %u)\n"
 	       "  --service-lcores=LIST    make these worker lcores service lcores too (for\n"
 	       "                           lcores EAL -s refuses: -s takes physical CPUs only)\n",
-	       prog);
+	       prog, FLOWPMD_MAX_BURST, FLOWPMD_BURST, RTE_PKTMBUF_HEADROOM,
+	       RTE_MBUF_DEFAULT_BUF_SIZE);
 }
 
 /* A count with an optional K/M/G (x1000) or Ki/Mi/Gi (x1024) suffix. */
@@ -113,7 +122,8 @@ parse_seconds(const char *s, double *out)
 enum {
 	OPT_AUTO_START = 256, OPT_DURATION, OPT_FWD, OPT_FLOW_TABLE, OPT_MAX_FLOWS,
 	OPT_MAX_FLOWS6, OPT_FLOW_TIMEOUT, OPT_STATS_PERIOD, OPT_JSON, OPT_DUMP_FLOWS,
-	OPT_RXQ, OPT_RXD, OPT_TXD, OPT_SERVICE_LCORES, OPT_PIPELINE,
+	OPT_RXQ, OPT_RXD, OPT_TXD, OPT_SERVICE_LCORES, OPT_PIPELINE, OPT_BURST,
+	OPT_TOTAL_NUM_MBUFS, OPT_MBUF_SIZE,
 };
 
 static const struct option long_opts[] = {
@@ -134,6 +144,9 @@ static const struct option long_opts[] = {
 	{ "rxd", required_argument, NULL, OPT_RXD },
 	{ "txd", required_argument, NULL, OPT_TXD },
 	{ "service-lcores", required_argument, NULL, OPT_SERVICE_LCORES },
+	{ "burst", required_argument, NULL, OPT_BURST },
+	{ "total-num-mbufs", required_argument, NULL, OPT_TOTAL_NUM_MBUFS },
+	{ "mbuf-size", required_argument, NULL, OPT_MBUF_SIZE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -146,6 +159,41 @@ parse_u16(const char *s, uint16_t *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+/* A count in [min, max]. */
+static int
+parse_range(const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+	uint32_t v;
+
+	if (parse_count(s, &v) != 0 || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int
+parse_burst(const char *s)
+{
+	uint32_t v;
+	int ret = parse_range(s, 1, FLOWPMD_MAX_BURST, &v);
+
+	if (ret == 0)
+		app.burst = v;
+	return ret;
+}
+
+/* A data room must hold the headroom and at least one byte of frame. */
+static int
+parse_mbuf_size(const char *s)
+{
+	uint32_t v;
+	int ret = parse_range(s, RTE_PKTMBUF_HEADROOM + 1, UINT16_MAX, &v);
+
+	if (ret == 0)
+		app.mbuf_size = v;
+	return ret;
 }
 
 static int
@@ -208,6 +256,9 @@ parse_one(int opt, const char *arg, uint32_t *max6)
 	case OPT_RXD: return parse_u16(arg, &app.nb_rxd);
 	case OPT_TXD: return parse_u16(arg, &app.nb_txd);
 	case OPT_SERVICE_LCORES: return parse_service_lcores(arg);
+	case OPT_BURST: return parse_burst(arg);
+	case OPT_TOTAL_NUM_MBUFS: return parse_range(arg, 1, UINT32_MAX, &app.total_num_mbufs);
+	case OPT_MBUF_SIZE: return parse_mbuf_size(arg);
 	default: return -EINVAL;
 	}
 }
@@ -227,27 +278,51 @@ flowpmd_parse_args(int argc, char **argv)
 	app.nb_rxd = 1024;
 	app.nb_txd = 1024;
 	app.lookup_stages = FWD_DEFAULT_LOOKUP_STAGES;
+	app.burst = FLOWPMD_BURST;
+	app.mbuf_size = RTE_MBUF_DEFAULT_BUF_SIZE;
 	while ((opt = getopt_long(argc, argv, "ih", long_opts, NULL)) != -1) {
 		if (opt == 'h' || opt == '?') {
-			usage(prog);
+			flowpmd_usage(prog);
 			return -1;
 		}
 		ret = parse_one(opt, optarg, &max6);
 		if (ret != 0) {
 			printf("invalid value for option %s: %s\n", argv[optind - 1],
 			       optarg != NULL ? optarg : "");
-			usage(prog);
+			flowpmd_usage(prog);
 			return -1;
 		}
 	}
 	if (optind < argc) {
 		printf("unexpected argument: %s\n", argv[optind]);
-		usage(prog);
+		flowpmd_usage(prog);
 		return -1;
 	}
 	app.ft_cfg.max_flows = RTE_MAX(app.ft_cfg.max_flows, 1024U);
 	app.ft_cfg.max_flows6 = max6 != 0 ? max6 : RTE_MAX(app.ft_cfg.max_flows / 8, 4096U);
 	return 0;
+}
+
+/*
+ * Whether the application's options (after "--") ask for help: then the
+ * usage is printed before EAL starts, as for "dpdk-flowpmd --help" (EAL's
+ * usage hook), so that no hugepage is mapped and no device probed for it.
+ */
+bool
+flowpmd_help_wanted(int argc, char **argv)
+{
+	bool app_opts = false;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!app_opts) {
+			app_opts = strcmp(argv[i], "--") == 0;
+			continue;
+		}
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return true;
+	}
+	return false;
 }
 
 static uint32_t
@@ -272,15 +347,21 @@ find_count_opt(int argc, char **argv, const char *name, uint32_t def)
  * Memory (MiB) to ask EAL for, before EAL or the options are parsed: the
  * flow mempools (128 and 192 bytes a flow with the mempool header), the
  * tables (about 64 bytes a flow, twice that while a bucket table is
- * replaced) and the mbufs.
+ * replaced) and the mbufs (the default pool fits in the 256 MiB base; a
+ * --total-num-mbufs pool is counted with its data room, the mbuf header
+ * and the mempool's own header).
  */
 unsigned int
 flowpmd_mem_estimate(int argc, char **argv)
 {
 	uint64_t v4 = find_count_opt(argc, argv, "--max-flows", DEFAULT_MAX_FLOWS);
 	uint64_t v6 = find_count_opt(argc, argv, "--max-flows6", RTE_MAX(v4 / 8, 4096U));
+
+	uint64_t mbufs = find_count_opt(argc, argv, "--total-num-mbufs", 0);
+	uint64_t mbuf_size = find_count_opt(argc, argv, "--mbuf-size", RTE_MBUF_DEFAULT_BUF_SIZE);
 	uint64_t bytes;
 
 	bytes = (v4 * 5 / 4 + 65536) * 128 + (v6 * 5 / 4 + 65536) * 192 + (v4 + v6) * 128;
+	bytes += mbufs * (mbuf_size + sizeof(struct rte_mbuf) + 64);
 	return 256 + bytes / (1 << 20);
 }

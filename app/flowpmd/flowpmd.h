@@ -32,7 +32,13 @@
 
 #include <rte_rhashtable.h>
 
-#define FLOWPMD_BURST 32           /**< Packets per RX burst and per bulk lookup. */
+#define FLOWPMD_BURST 32           /**< Default packets per RX burst (--burst). */
+/**
+ * Largest --burst: a burst is one bulk lookup per family, and both backends
+ * take at most 64 keys a call (RTE_RHASHTABLE_LOOKUP_BULK_MAX,
+ * RTE_HASH_LOOKUP_BULK_MAX).
+ */
+#define FLOWPMD_MAX_BURST 64
 #define FWD_MAX_LOOKUP_STAGES 3    /**< Most bursts in flight before a lookup. */
 /*
  * One burst in flight, its buckets prefetched: the deeper stages cost more
@@ -296,6 +302,9 @@ struct app {
 	uint16_t rxq_per_port;     /**< 0: one per forwarding lcore. */
 	uint16_t nb_rxd;
 	uint16_t nb_txd;
+	uint16_t burst;            /**< Packets per RX burst, up to FLOWPMD_MAX_BURST. */
+	uint32_t total_num_mbufs;  /**< 0: sized from the queues and lcores. */
+	uint16_t mbuf_size;        /**< Data room of an mbuf, headroom included. */
 	unsigned int lookup_stages; /**< Bursts received before one is looked up. */
 	/* runtime */
 	struct flow_table *ft;
@@ -325,7 +334,8 @@ void fwd_stop(void);
 /* ---- statistics (stats.c) ---- */
 
 struct app_totals {
-	struct lcore_stats s;
+	struct lcore_stats s;                 /**< Sum over the forwarding lcores. */
+	struct lcore_stats lc[RTE_MAX_LCORE]; /**< Each forwarding lcore, as app.fwd[]. */
 	struct ft_backend_stats t;
 	uint64_t tsc;
 };
@@ -337,6 +347,7 @@ struct stats_period {
 	double tx_mpps;
 	double lookups_mps;
 	double hit_pct;     /**< Hits per lookup in the period. */
+	double lcore_rx_mpps[RTE_MAX_LCORE]; /**< Each forwarding lcore, as app.fwd[]. */
 };
 
 void stats_collect(struct app_totals *tot);
@@ -365,6 +376,8 @@ void telemetry_period_publish(const struct stats_period *p);
 /* ---- options (config.c) ---- */
 
 int flowpmd_parse_args(int argc, char **argv);
+void flowpmd_usage(const char *prog);
+bool flowpmd_help_wanted(int argc, char **argv);
 unsigned int flowpmd_mem_estimate(int argc, char **argv);
 const char *fwd_mode_name(enum fwd_mode m);
 int fwd_mode_parse(const char *s, enum fwd_mode *m);

@@ -27,11 +27,11 @@
 /* Keys of one burst, split by family; idx maps a key back to its packet. */
 struct burst_keys {
 	unsigned int n[FLOW_NB_FAMILIES];
-	const void *kp[FLOW_NB_FAMILIES][FLOWPMD_BURST];
-	uint32_t len[FLOW_NB_FAMILIES][FLOWPMD_BURST];
-	struct flow *flow[FLOWPMD_BURST];
-	struct flow_key4 k4[FLOWPMD_BURST];
-	struct flow_key6 k6[FLOWPMD_BURST];
+	const void *kp[FLOW_NB_FAMILIES][FLOWPMD_MAX_BURST];
+	uint32_t len[FLOW_NB_FAMILIES][FLOWPMD_MAX_BURST];
+	struct flow *flow[FLOWPMD_MAX_BURST];
+	struct flow_key4 k4[FLOWPMD_MAX_BURST];
+	struct flow_key6 k6[FLOWPMD_MAX_BURST];
 };
 
 /* Single-writer update: a plain add published with a relaxed store. */
@@ -209,7 +209,7 @@ pkts_send(const struct fwd_lcore *fl, uint16_t rx_port, struct rte_mbuf **pkts, 
 struct fwd_burst {
 	const struct rxq_ref *q;
 	uint16_t n;                 /**< 0: an empty slot. */
-	struct rte_mbuf *pkts[FLOWPMD_BURST];
+	struct rte_mbuf *pkts[FLOWPMD_MAX_BURST];
 	struct burst_keys b;
 };
 
@@ -289,7 +289,7 @@ burst_receive(const struct flow_table *ft, struct fwd_pipe *p, uint64_t k,
 	b->n[FLOW_V6] = 0;
 	if (q != NULL) {
 		bt->q = q;
-		n = rte_eth_rx_burst(q->port, q->queue, pkts, FLOWPMD_BURST);
+		n = rte_eth_rx_burst(q->port, q->queue, pkts, app.burst);
 	}
 	bt->n = n;
 	for (i = 0; i < RTE_MIN(n, PREFETCH_AHEAD); i++)
@@ -309,7 +309,7 @@ burst_receive(const struct flow_table *ft, struct fwd_pipe *p, uint64_t k,
 			pipe_prefetch(ft, p, k, stages, c, FWD_PREFETCH_CHUNK);
 	}
 	/* the rest: a short burst's keys, the older bursts' longer ones */
-	pipe_prefetch(ft, p, k, stages, c, FLOWPMD_BURST);
+	pipe_prefetch(ft, p, k, stages, c, FLOWPMD_MAX_BURST);
 	st->rx += n;
 }
 

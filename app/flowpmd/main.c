@@ -4,12 +4,14 @@
 
 /*
  * dpdk-flowpmd: EAL and port setup, the main lcore's loop, shutdown.
- * See flowpmd.h for the threads, "dpdk-flowpmd -- --help" for the options.
+ * See flowpmd.h for the threads, "dpdk-flowpmd --help" for the options.
  */
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -17,8 +19,10 @@
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_log.h>
 #include <rte_mbuf.h>
 #include <rte_memory.h>
 
@@ -75,22 +79,146 @@ lcores_setup(void)
 	return 0;
 }
 
+#define MBUF_CACHE 256
+
+/*
+ * The default pool: every queue's descriptors, and per lcore its mempool
+ * cache and the bursts in flight in its pipeline.
+ */
+static uint32_t
+mbuf_pool_default_size(void)
+{
+	unsigned int queues = RTE_MAX(app.rxq_per_port, app.nb_fwd);
+	uint32_t n;
+
+	n = app.nb_ports * queues * (app.nb_rxd + app.nb_txd) +
+		rte_lcore_count() * (MBUF_CACHE + (FWD_MAX_LOOKUP_STAGES + 1) * app.burst);
+	return RTE_MAX(n, 8191U);
+}
+
 static int
 mbuf_pool_create(void)
 {
-	unsigned int queues = RTE_MAX(app.rxq_per_port, app.nb_fwd);
-	unsigned int n;
+	uint32_t n = app.total_num_mbufs != 0 ? app.total_num_mbufs : mbuf_pool_default_size();
+	/* a cache may hold at most n / 1.5 mbufs (rte_mempool_create) */
+	unsigned int cache = n >= MBUF_CACHE * 3 / 2 ? MBUF_CACHE : 0;
 
-	n = app.nb_ports * queues * (app.nb_rxd + app.nb_txd) +
-		rte_lcore_count() * (256 + 2 * FLOWPMD_BURST);
-	n = RTE_MAX(n, 8191U);
-	app.mbuf_pool = rte_pktmbuf_pool_create("flowpmd_mbufs", n, 256, 0,
-						RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
+	app.mbuf_pool = rte_pktmbuf_pool_create("flowpmd_mbufs", n, cache, 0, app.mbuf_size,
+						rte_socket_id());
 	if (app.mbuf_pool == NULL) {
-		printf("cannot create the mbuf pool (%u mbufs)\n", n);
+		printf("cannot create the mbuf pool (%u mbufs of %u bytes): %s; "
+		       "--total-num-mbufs and --mbuf-size change them\n", n, app.mbuf_size,
+		       rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/*
+ * Some drivers fill a receive queue at setup: net_pcap with infinite_rx=1
+ * reads the whole file into mbufs, one per packet. When that empties the
+ * pool, the setup fails with a bare -EINVAL; the driver logs how many mbufs
+ * it wanted, and the port counts the failed allocation (rx_nombuf). The
+ * setup's log lines are captured, so that the advice can name the number.
+ */
+struct rxq_setup_trace {
+	FILE *prev_log;
+	char *log;
+	size_t log_len;
+	FILE *mem;
+	uint64_t nombuf;       /**< Port's rx_nombuf before the setup. */
+	unsigned int avail;    /**< Free mbufs before the setup. */
+};
+
+static uint64_t
+port_nombuf(uint16_t port)
+{
+	struct rte_eth_stats st;
+
+	return rte_eth_stats_get(port, &st) == 0 ? st.rx_nombuf : 0;
+}
+
+static void
+rxq_setup_trace_begin(uint16_t port, struct rxq_setup_trace *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->nombuf = port_nombuf(port);
+	t->avail = rte_mempool_avail_count(app.mbuf_pool);
+	t->prev_log = rte_log_get_stream();
+	t->mem = open_memstream(&t->log, &t->log_len);
+	if (t->mem != NULL)
+		rte_openlog_stream(t->mem);
+}
+
+/* Restore the log stream and pass on what the setup logged. */
+static void
+rxq_setup_trace_end(struct rxq_setup_trace *t)
+{
+	if (t->mem == NULL)
+		return;
+	rte_openlog_stream(t->prev_log);
+	fclose(t->mem);
+	if (t->log_len > 0) {
+		fputs(t->log, t->prev_log);
+		fflush(t->prev_log);
+	}
+}
+
+/* "At least N mbufs" in the driver's log (net_pcap's words), else 0. */
+static uint64_t
+logged_mbufs_wanted(const char *log)
+{
+	const char *p = log != NULL ? strstr(log, "At least ") : NULL;
+	uint64_t n;
+
+	if (p == NULL || sscanf(p, "At least %" SCNu64 " mbufs", &n) != 1)
+		return 0;
+	return n;
+}
+
+static void
+rxq_setup_explain(uint16_t port, uint16_t q, int ret, const struct rxq_setup_trace *t)
+{
+	uint32_t size = app.mbuf_pool->size;
+	uint64_t wanted = logged_mbufs_wanted(t->log);
+	uint64_t need;
+
+	if (port_nombuf(port) == t->nombuf) {
+		printf("port %u: RX queue %u setup failed: %s (mbufs: %u of %u bytes, "
+		       "--total-num-mbufs and --mbuf-size change them)\n", port, q,
+		       strerror(-ret), size, app.mbuf_size);
+		return;
+	}
+	/* the queue needs wanted, the rest of the application the default pool */
+	if (wanted != 0) {
+		need = (uint64_t)size - t->avail + wanted + mbuf_pool_default_size();
+		printf("port %u: RX queue %u setup failed: the mbuf pool ran out: the driver "
+		       "wants %" PRIu64 " mbufs for the queue, %u were free; raise "
+		       "--total-num-mbufs from %u to at least %" PRIu64 "\n", port, q, wanted,
+		       t->avail, size, need);
+	} else {
+		printf("port %u: RX queue %u setup failed: the mbuf pool ran out (%u of %u "
+		       "mbufs were free); raise --total-num-mbufs above %u, for instance to %"
+		       PRIu64 "\n", port, q, t->avail, size, size, (uint64_t)size * 2);
+	}
+	if ((uint64_t)size * (app.mbuf_size + sizeof(struct rte_mbuf)) > (1ULL << 30))
+		printf("  (a smaller --mbuf-size, now %u bytes, saves memory when the frames "
+		       "are short)\n", app.mbuf_size);
+}
+
+static int
+rxq_setup(uint16_t port, uint16_t q, uint16_t nb_rxd, int socket)
+{
+	struct rxq_setup_trace t;
+	int ret;
+
+	rxq_setup_trace_begin(port, &t);
+	ret = rte_eth_rx_queue_setup(port, q, nb_rxd, socket, NULL, app.mbuf_pool);
+	rxq_setup_trace_end(&t);
+	if (ret != 0)
+		rxq_setup_explain(port, q, ret, &t);
+	free(t.log);
+	return ret;
 }
 
 static void
@@ -120,7 +248,7 @@ port_queues_setup(uint16_t port, const struct port_info *pi)
 	if (ret != 0)
 		return ret;
 	for (q = 0; q < pi->nb_rxq; q++) {
-		ret = rte_eth_rx_queue_setup(port, q, nb_rxd, socket, NULL, app.mbuf_pool);
+		ret = rxq_setup(port, q, nb_rxd, socket);
 		if (ret != 0)
 			return ret;
 	}
@@ -354,6 +482,12 @@ main(int argc, char **argv)
 	char **eal_argv;
 	int ret;
 
+	/* "dpdk-flowpmd --help": EAL prints its options, then ours, and exits */
+	rte_set_application_usage_hook(flowpmd_usage);
+	if (flowpmd_help_wanted(argc, argv)) {
+		flowpmd_usage(argv[0]);
+		return EXIT_SUCCESS;
+	}
 	eal_argv = rht_eal_args_with_memory(&argc, argv, flowpmd_mem_estimate(argc, argv));
 	ret = rte_eal_init(argc, eal_argv);
 	if (ret < 0)

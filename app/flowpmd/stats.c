@@ -24,9 +24,11 @@ stats_collect(struct app_totals *tot)
 	unsigned int i;
 
 	memset(tot, 0, sizeof(*tot));
+	/* the sum is of the per-lcore snapshot: both always agree */
 	for (i = 0; i < app.nb_fwd; i++) {
 		s = &app.fwd[i].stats;
-#define ADD(f) tot->s.f += __atomic_load_n(&s->f, __ATOMIC_RELAXED);
+#define ADD(f) tot->lc[i].f = __atomic_load_n(&s->f, __ATOMIC_RELAXED); \
+		tot->s.f += tot->lc[i].f;
 		STAT_FIELDS(ADD)
 #undef ADD
 	}
@@ -56,11 +58,41 @@ void
 stats_period_compute(const struct app_totals *prev, const struct app_totals *cur,
 		     struct stats_period *p)
 {
+	unsigned int i;
+
 	p->secs = (double)(cur->tsc - prev->tsc) / rte_get_tsc_hz();
 	p->rx_mpps = rate(prev->s.rx, cur->s.rx, p->secs) / 1e6;
 	p->tx_mpps = rate(prev->s.tx, cur->s.tx, p->secs) / 1e6;
 	p->lookups_mps = rate(prev->s.lookups, cur->s.lookups, p->secs) / 1e6;
 	p->hit_pct = stats_hit_pct(cur->s.lookups - prev->s.lookups, cur->s.hits - prev->s.hits);
+	for (i = 0; i < app.nb_fwd; i++)
+		p->lcore_rx_mpps[i] = rate(prev->lc[i].rx, cur->lc[i].rx, p->secs) / 1e6;
+}
+
+/* Each forwarding lcore's receive rate in the period: imbalance shows here. */
+static void
+period_lcores_json(FILE *f, const struct stats_period *p)
+{
+	unsigned int i;
+
+	fprintf(f, ", \"lcore_rx_mpps\": {");
+	for (i = 0; i < app.nb_fwd; i++)
+		fprintf(f, "%s\"%u\": %.3f", i > 0 ? ", " : "", app.fwd[i].lcore_id,
+			p->lcore_rx_mpps[i]);
+	fprintf(f, "}");
+}
+
+/* With several forwarding lcores, the line ends with each one's rate. */
+static void
+period_lcores_text(const struct stats_period *p)
+{
+	unsigned int i;
+
+	if (app.nb_fwd < 2)
+		return;
+	printf(" | lcore Mpps");
+	for (i = 0; i < app.nb_fwd; i++)
+		printf(" %u:%.3f", app.fwd[i].lcore_id, p->lcore_rx_mpps[i]);
 }
 
 void
@@ -80,20 +112,45 @@ stats_print_period(const struct app_totals *prev, const struct app_totals *cur)
 			"\"tx_mpps\": %.3f, \"lookups_mps\": %.3f, \"hit_pct\": %.2f, "
 			"\"flows\": %" PRIu64 ", \"buckets\": %" PRIu64 ", \"tables\": %u, "
 			"\"rehashes\": %" PRIu64 ", \"reclaim_pending\": %" PRId64
-			", \"refused\": %" PRIu64 ", \"aged\": %" PRIu64 "}\n",
+			", \"refused\": %" PRIu64 ", \"aged\": %" PRIu64,
 			elapsed_s(), rx, tx, lk, hr, cur->t.flows, cur->t.buckets,
 			cur->t.tables, cur->t.rehashes, cur->t.reclaim_pending, refused,
 			app.ft->aged);
+		period_lcores_json(app.json, &p);
+		fprintf(app.json, "}\n");
 		fflush(app.json);
 		if (app.json == stdout)
 			return;
 	}
 	printf("[%6.1fs] in %7.3f Mpps out %7.3f Mpps | lookups %7.3f M/s hit %6.2f%% | "
 	       "flows %" PRIu64 " buckets %" PRIu64 " tables %u rehashes %" PRIu64
-	       " reclaimq %" PRId64 " | refused %" PRIu64 " aged %" PRIu64 "\n",
+	       " reclaimq %" PRId64 " | refused %" PRIu64 " aged %" PRIu64,
 	       elapsed_s(), rx, tx, lk, hr, cur->t.flows, cur->t.buckets, cur->t.tables,
 	       cur->t.rehashes, cur->t.reclaim_pending, refused, app.ft->aged);
+	period_lcores_text(&p);
+	printf("\n");
 	fflush(stdout);
+}
+
+/* The counters of each forwarding lcore, with its mean receive rate. */
+static void
+summary_lcores_json(FILE *f, const struct app_totals *t, double secs)
+{
+	const struct lcore_stats *s;
+	unsigned int i;
+
+	fprintf(f, ", \"lcores\": [");
+	for (i = 0; i < app.nb_fwd; i++) {
+		s = &t->lc[i];
+		fprintf(f, "%s{\"lcore\": %u, \"rx_mpps\": %.3f, \"hit_pct\": %.3f",
+			i > 0 ? ", " : "", app.fwd[i].lcore_id, rate(0, s->rx, secs) / 1e6,
+			stats_hit_pct(s->lookups, s->hits));
+#define JSON(f_) fprintf(f, ", \"%s\": %" PRIu64, #f_, s->f_);
+		STAT_FIELDS(JSON)
+#undef JSON
+		fprintf(f, "}");
+	}
+	fprintf(f, "]");
 }
 
 static void
@@ -111,11 +168,32 @@ summary_json(FILE *f, const struct app_totals *t, double secs)
 	fprintf(f, ", \"flows\": %" PRIu64 ", \"buckets\": %" PRIu64 ", \"tables\": %u, "
 		"\"rehashes\": %" PRIu64 ", \"grows\": %" PRIu64 ", \"shrinks\": %" PRIu64
 		", \"reclaim_pending\": %" PRId64 ", \"table_bytes\": %" PRIu64
-		", \"aged\": %" PRIu64 ", \"flushed\": %" PRIu64 "}\n",
+		", \"aged\": %" PRIu64 ", \"flushed\": %" PRIu64,
 		t->t.flows, t->t.buckets, t->t.tables, t->t.rehashes, t->t.grows,
 		t->t.shrinks, t->t.reclaim_pending, t->t.bytes, app.ft->aged,
 		app.ft->flushed);
+	summary_lcores_json(f, t, secs);
+	fprintf(f, "}\n");
 	fflush(f);
+}
+
+/* One line per forwarding lcore: its share of the traffic and of the work. */
+static void
+summary_lcores_text(const struct app_totals *t, double secs)
+{
+	const struct lcore_stats *s;
+	unsigned int i;
+
+	for (i = 0; i < app.nb_fwd; i++) {
+		s = &t->lc[i];
+		printf("  lcore %u: rx %" PRIu64 " pkts (%.3f Mpps, %.1f%%), tx %" PRIu64
+		       ", dropped %" PRIu64 ", lookups %" PRIu64 " hits %" PRIu64 " (%.2f%%), "
+		       "flows created %" PRIu64 ", refused %" PRIu64 "\n", app.fwd[i].lcore_id,
+		       s->rx, rate(0, s->rx, secs) / 1e6,
+		       t->s.rx == 0 ? 0.0 : 100.0 * s->rx / t->s.rx, s->tx, s->tx_drop,
+		       s->lookups, s->hits, stats_hit_pct(s->lookups, s->hits), s->inserts,
+		       s->refused_full + s->refused_other);
+	}
 }
 
 void
@@ -144,6 +222,7 @@ stats_print_summary(const struct app_totals *t)
 	       PRIu64 "), reclaim queue %" PRId64 "\n", t->t.flows, app.ft->aged,
 	       app.ft->flushed, t->t.buckets, t->t.tables, t->t.rehashes, t->t.grows,
 	       t->t.shrinks, t->t.reclaim_pending);
+	summary_lcores_text(t, secs);
 	fflush(stdout);
 }
 

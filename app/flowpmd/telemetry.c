@@ -4,8 +4,9 @@
 
 /*
  * Telemetry: /flowpmd/stats gives the counters of the periodic statistics
- * line, /flowpmd/flow,<src>,<dst>,<proto>,<sport>,<dport> one flow's
- * counters (dpdk-telemetry.py shows them).
+ * line, /flowpmd/lcores those of each forwarding lcore,
+ * /flowpmd/flow,<src>,<dst>,<proto>,<sport>,<dport> one flow's counters
+ * (dpdk-telemetry.py shows them).
  *
  * The handlers run on EAL telemetry threads (one per connected client),
  * which are neither forwarding lcores nor the control lcore. They read the
@@ -190,9 +191,62 @@ cmd_stats(const char *cmd __rte_unused, const char *params __rte_unused,
 		rte_tel_data_add_dict_string(d, "fwd_mode",
 			fwd_mode_name(__atomic_load_n(&app.fwd_mode, __ATOMIC_RELAXED)));
 		rte_tel_data_add_dict_int(d, "forwarding", app.fwd_running);
+		rte_tel_data_add_dict_int(d, "fwd_lcores", app.nb_fwd);
 		add_totals(d, &t);
 		add_period(d);
 		ret = 0;
+	}
+	rte_spinlock_unlock(&tel.lock);
+	return ret;
+}
+
+/* One forwarding lcore's counters and its rate in the last period. */
+static int
+add_lcore(struct rte_tel_data *d, unsigned int i, const struct lcore_stats *s,
+	  const struct stats_period *p)
+{
+	struct rte_tel_data *lc = rte_tel_data_alloc();
+	char name[16];
+
+	if (lc == NULL)
+		return -ENOMEM;
+	rte_tel_data_start_dict(lc);
+	ADD_U64(lc, "rx", s->rx);
+	ADD_U64(lc, "tx", s->tx);
+	ADD_U64(lc, "tx_drop", s->tx_drop);
+	ADD_U64(lc, "lookups", s->lookups);
+	ADD_U64(lc, "hits", s->hits);
+	add_real(lc, "hit_pct", stats_hit_pct(s->lookups, s->hits), 2);
+	ADD_U64(lc, "flows_created", s->inserts);
+	ADD_U64(lc, "refused_full", s->refused_full);
+	ADD_U64(lc, "refused_other", s->refused_other);
+	ADD_U64(lc, "alloc_fail", s->alloc_fail);
+	add_real(lc, "rx_mpps", p->lcore_rx_mpps[i], 3);
+	snprintf(name, sizeof(name), "%u", app.fwd[i].lcore_id);
+	/* keep = 0: freed with d, once the reply is sent */
+	if (rte_tel_data_add_dict_container(d, name, lc, 0) != 0) {
+		rte_tel_data_free(lc);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+static int
+cmd_lcores(const char *cmd __rte_unused, const char *params __rte_unused,
+	   struct rte_tel_data *d)
+{
+	struct app_totals t;
+	struct stats_period p;
+	unsigned int i;
+	int ret = -EINVAL;
+
+	rte_spinlock_lock(&tel.lock);
+	if (tel.ready) {
+		stats_collect(&t);
+		period_read(&p);
+		rte_tel_data_start_dict(d);
+		for (ret = 0, i = 0; i < app.nb_fwd && ret == 0; i++)
+			ret = add_lcore(d, i, &t.lc[i], &p);
 	}
 	rte_spinlock_unlock(&tel.lock);
 	return ret;
@@ -302,6 +356,8 @@ RTE_INIT(flowpmd_telemetry_init)
 	rte_seqlock_init(&tel.period_lock);
 	rte_telemetry_register_cmd("/flowpmd/stats", cmd_stats,
 		"Returns dpdk-flowpmd's forwarding and flow table counters. Takes no parameters");
+	rte_telemetry_register_cmd("/flowpmd/lcores", cmd_lcores,
+		"Returns dpdk-flowpmd's counters per forwarding lcore. Takes no parameters");
 	rte_telemetry_register_cmd("/flowpmd/flow", cmd_flow,
 		"Returns the packet and byte counters of one flow. "
 		"Parameters: src,dst,proto,sport,dport (IPv4 or IPv6 addresses)");

@@ -28,6 +28,10 @@
  *                        length holding the headers, when that is larger)
  *   seed=<n>             population and sampling seed (default 0)
  *   queues=<n>           RX and TX queues the port offers (default 1)
+ *   em_rules=<path>      at port start, write the population (the flows the
+ *                        RX queues generate) as l3fwd exact-match rules
+ *   pcap=<path>          at port start, write a capture of one frame per
+ *                        flow of the population, in a seeded random order
  *
  * The generated population, so that tests can check what they parse:
  *   - source address 10.0.0.0/9 (IPv4) or fd00::/64 (IPv6),
