@@ -21,6 +21,7 @@
 #include <rte_log.h>
 #include <rte_spinlock.h>
 
+#include "rhashtable_export.h"
 #include "rte_rhashtable_config.h"
 #include "rte_rhashtable.h"
 
@@ -134,7 +135,7 @@ struct rte_rhltable {
 
 /* Relaxed counter increment: statistics only, never used for decisions. */
 #define RHT_COUNT(ht, field) \
-	__atomic_fetch_add(&(ht)->ctr.field, 1, __ATOMIC_RELAXED)
+	rte_atomic_fetch_add_explicit(&(ht)->ctr.field, 1, rte_memory_order_relaxed)
 
 /*
  * Point a link (bucket word or next field) at p, keeping the bucket word's
@@ -144,8 +145,8 @@ struct rte_rhltable {
 static inline void
 rht_link_set(struct rte_rhash_head **pprev, struct rte_rhash_head *p)
 {
-	__atomic_store_n(pprev, rht_bucket_word(p, rht_bucket_bloom(*pprev),
-						rht_bucket_len(*pprev)), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(pprev, rht_bucket_word(p, rht_bucket_bloom(*pprev),
+						rht_bucket_len(*pprev)), rte_memory_order_release);
 }
 
 /* Objects must sit below 2^48, 8-byte aligned, for bucket words to carry
@@ -232,7 +233,7 @@ rht_last_table(struct rht_table *tbl)
 	struct rht_table *next;
 
 	/* acquire: pairs with the release in rht_table_attach() */
-	while ((next = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE)) != NULL)
+	while ((next = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire)) != NULL)
 		tbl = next;
 	return tbl;
 }
@@ -240,7 +241,7 @@ rht_last_table(struct rht_table *tbl)
 static inline uint32_t
 rht_nelems(const struct rte_rhashtable *ht)
 {
-	return __atomic_load_n(&ht->nelems, __ATOMIC_RELAXED);
+	return rte_atomic_load_explicit(&ht->nelems, rte_memory_order_relaxed);
 }
 
 /* Load thresholds of the article, relative to one bucket table. */
@@ -255,7 +256,7 @@ static inline bool
 rht_shrink_below_pct(const struct rte_rhashtable *ht, const struct rht_table *tbl)
 {
 	return ht->automatic_shrinking && tbl->size > ht->min_size &&
-		__atomic_load_n(&ht->shrink_armed, __ATOMIC_RELAXED) != 0 &&
+		rte_atomic_load_explicit(&ht->shrink_armed, rte_memory_order_relaxed) != 0 &&
 		(uint64_t)rht_nelems(ht) * 100 < (uint64_t)tbl->size * RTE_RHT_SHRINK_PCT;
 }
 
@@ -268,9 +269,9 @@ rht_shrink_below_pct(const struct rte_rhashtable *ht, const struct rht_table *tb
 static inline void
 rht_nelems_dec(struct rte_rhashtable *ht)
 {
-	__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
-	if (unlikely(__atomic_load_n(&ht->shrink_armed, __ATOMIC_RELAXED) == 0))
-		__atomic_store_n(&ht->shrink_armed, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_sub_explicit(&ht->nelems, 1, rte_memory_order_relaxed);
+	if (unlikely(rte_atomic_load_explicit(&ht->shrink_armed, rte_memory_order_relaxed) == 0))
+		rte_atomic_store_explicit(&ht->shrink_armed, 1, rte_memory_order_relaxed);
 }
 
 /* rhashtable_table.c: bucket table memory */
@@ -297,16 +298,16 @@ rht_writer_enter(struct rte_rhashtable *ht)
 		seq = &ht->writers[id].seq;
 		if (unlikely(*seq & 1))
 			return NULL;
-		__atomic_store_n(seq, *seq + 1, __ATOMIC_RELAXED);
+		rte_atomic_store_explicit(seq, *seq + 1, rte_memory_order_relaxed);
 	} else {
 		seq = &ht->anon_writers;
-		__atomic_fetch_add(seq, 1, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(seq, 1, rte_memory_order_relaxed);
 	}
 	/* seq_cst: our mark is visible before we read ht->tbl. Pairs with the
 	 * fence in rht_writers_drain(): either the worker sees us marked, or
 	 * we see the first table it has already replaced.
 	 */
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
 	return seq;
 }
 
@@ -319,9 +320,9 @@ rht_writer_exit(struct rte_rhashtable *ht, uint32_t *seq)
 	 * worker sees the mark gone (its acquire load in rht_writers_drain())
 	 */
 	if (seq == &ht->anon_writers)
-		__atomic_fetch_sub(seq, 1, __ATOMIC_RELEASE);
+		rte_atomic_fetch_sub_explicit(seq, 1, rte_memory_order_release);
 	else
-		__atomic_store_n(seq, *seq + 1, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(seq, *seq + 1, rte_memory_order_release);
 }
 
 /* rhashtable_rehash.c: wait until no writer can still use a replaced table */

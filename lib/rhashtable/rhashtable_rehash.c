@@ -57,16 +57,16 @@ move_last_object(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx,
 	/* release: a reader standing on he that follows next into the new
 	 * chain sees the objects there initialised (we saw them under nlock).
 	 */
-	__atomic_store_n(&he->next, rht_ptr(*nbkt), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&he->next, rht_ptr(*nbkt), rte_memory_order_release);
 	/* release: pairs with readers' acquire of the new bucket word */
-	__atomic_store_n(nbkt, rht_bucket_word(he, rht_bucket_bloom(*nbkt) | rht_bloom_bits(hash),
-					       rht_bucket_len(*nbkt) + 1), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(nbkt, rht_bucket_word(he, rht_bucket_bloom(*nbkt) | rht_bloom_bits(hash),
+					       rht_bucket_len(*nbkt) + 1), rte_memory_order_release);
 	rte_spinlock_unlock(nlock);
 	/* release: a reader that no longer sees he in the old chain will see
 	 * old->future_tbl (attached before this move) after its walk. A plain
 	 * marker, also in an emptied bucket word (an empty summary).
 	 */
-	__atomic_store_n(pprev, rht_nulls(idx), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(pprev, rht_nulls(idx), rte_memory_order_release);
 }
 
 static void
@@ -80,7 +80,7 @@ empty_bucket(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx)
 	 * stays empty, and needs no lock. acquire: pairs with the release of
 	 * a removal that emptied it.
 	 */
-	if (rht_is_nulls(__atomic_load_n(bkt, __ATOMIC_ACQUIRE)))
+	if (rht_is_nulls(rte_atomic_load_explicit(bkt, rte_memory_order_acquire)))
 		return;
 	rte_spinlock_lock(lock);
 	while (!rht_is_nulls(*bkt)) {
@@ -89,7 +89,7 @@ empty_bucket(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx)
 	}
 	rte_spinlock_unlock(lock);
 	if (moved != 0)
-		__atomic_fetch_add(&ht->ctr.objs_moved, moved, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&ht->ctr.objs_moved, moved, rte_memory_order_relaxed);
 }
 
 void
@@ -99,17 +99,17 @@ rht_writers_drain(struct rte_rhashtable *ht)
 	unsigned int i, self = rte_lcore_id();
 
 	/* seq_cst: pairs with the fence in rht_writer_enter() */
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
 	for (i = 0; i < RTE_MAX_LCORE; i++)
-		snap[i] = __atomic_load_n(&ht->writers[i].seq, __ATOMIC_ACQUIRE);
+		snap[i] = rte_atomic_load_explicit(&ht->writers[i].seq, rte_memory_order_acquire);
 	for (i = 0; i < RTE_MAX_LCORE; i++) {
 		if (!(snap[i] & 1) || i == self)
 			continue;
 		/* acquire: pairs with the release in rht_writer_exit() */
-		while (__atomic_load_n(&ht->writers[i].seq, __ATOMIC_ACQUIRE) == snap[i])
+		while (rte_atomic_load_explicit(&ht->writers[i].seq, rte_memory_order_acquire) == snap[i])
 			rte_pause();
 	}
-	while (__atomic_load_n(&ht->anon_writers, __ATOMIC_ACQUIRE) != 0)
+	while (rte_atomic_load_explicit(&ht->anon_writers, rte_memory_order_acquire) != 0)
 		rte_pause();
 }
 
@@ -118,12 +118,12 @@ static void
 drop_first_table(struct rte_rhashtable *ht, struct rht_table *old)
 {
 	/* release: pairs with the acquire of ht->tbl by readers and writers */
-	__atomic_store_n(&ht->tbl, old->future_tbl, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&ht->tbl, old->future_tbl, rte_memory_order_release);
 	/* writers that read the old pointer finish with the table first;
 	 * readers are covered by the QSBR grace period of rht_retire_table()
 	 */
 	rht_writers_drain(ht);
-	__atomic_fetch_sub(&ht->ntables, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_sub_explicit(&ht->ntables, 1, rte_memory_order_relaxed);
 	RHT_COUNT(ht, rehashes_done);
 	rht_trace_rehash_done(ht->name, old->size, old->future_tbl->size);
 	rht_walkers_retire(ht, old);
@@ -138,7 +138,7 @@ first_obj(const struct rte_rhashtable *ht, const struct rht_table *old, uint32_t
 
 	if (idx >= old->size)
 		return NULL;
-	w = __atomic_load_n(rht_bucket(old, idx), __ATOMIC_RELAXED);
+	w = rte_atomic_load_explicit(rht_bucket(old, idx), rte_memory_order_relaxed);
 	return rht_is_nulls(w) ? NULL : rht_obj(ht, rht_ptr(w));
 }
 
@@ -196,7 +196,7 @@ rehash_some(struct rte_rhashtable *ht, uint32_t budget)
 		 * of the buckets below it in the later tables only
 		 */
 		if (old->rehash % RHT_EMPTIED_STEP == 0 || old->rehash == old->size)
-			__atomic_store_n(&old->emptied, old->rehash, __ATOMIC_RELEASE);
+			rte_atomic_store_explicit(&old->emptied, old->rehash, rte_memory_order_release);
 		done++;
 	}
 	if (old->rehash == old->size)
@@ -212,7 +212,7 @@ next_table_size(struct rte_rhashtable *ht, const struct rht_table *tbl)
 		return tbl->size * 2;
 	if (rht_shrink_below_pct(ht, tbl))
 		return tbl->size / 2;
-	if (__atomic_exchange_n(&ht->reseed_pending, 0, __ATOMIC_RELAXED) != 0)
+	if (rte_atomic_exchange_explicit(&ht->reseed_pending, 0, rte_memory_order_relaxed) != 0)
 		return tbl->size;
 	return 0;
 }
@@ -269,6 +269,7 @@ rehash_service(void *arg)
 	return ret > 0 ? 0 : -EAGAIN;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_rehash_run, 26.03)
 int
 rte_rhashtable_rehash_run(struct rte_rhashtable *ht)
 {
@@ -279,7 +280,7 @@ rte_rhashtable_rehash_run(struct rte_rhashtable *ht)
 		return -EINVAL;
 	}
 	/* the application runs the worker itself: no need to warn */
-	__atomic_store_n(&ht->no_worker_warned, 1, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&ht->no_worker_warned, 1, rte_memory_order_relaxed);
 	rte_spinlock_lock(&ht->rehash_lock);
 	do {
 		ret = worker_step(ht, UINT32_MAX);
@@ -289,6 +290,7 @@ rte_rhashtable_rehash_run(struct rte_rhashtable *ht)
 	return ret;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_rehash_lock, 26.03)
 void
 rte_rhashtable_rehash_lock(struct rte_rhashtable *ht)
 {
@@ -302,6 +304,7 @@ rte_rhashtable_rehash_lock(struct rte_rhashtable *ht)
 		rehash_some(ht, UINT32_MAX);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_rehash_unlock, 26.03)
 void
 rte_rhashtable_rehash_unlock(struct rte_rhashtable *ht)
 {
@@ -312,6 +315,7 @@ rte_rhashtable_rehash_unlock(struct rte_rhashtable *ht)
 	rte_spinlock_unlock(&ht->rehash_lock);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_reseed, 26.03)
 int
 rte_rhashtable_reseed(struct rte_rhashtable *ht)
 {
@@ -319,7 +323,7 @@ rte_rhashtable_reseed(struct rte_rhashtable *ht)
 		RHT_LOG(ERR, "NULL table");
 		return -EINVAL;
 	}
-	__atomic_store_n(&ht->reseed_pending, 1, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&ht->reseed_pending, 1, rte_memory_order_relaxed);
 	return 0;
 }
 
@@ -331,7 +335,7 @@ rte_rhashtable_reseed(struct rte_rhashtable *ht)
 int
 rht_emergency_table(struct rte_rhashtable *ht, struct rht_table *tbl)
 {
-	struct rht_table *first = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	struct rht_table *first = rte_atomic_load_explicit(&ht->tbl, rte_memory_order_acquire);
 	struct rht_table *next;
 	uint32_t size = tbl->size;
 	int ret;
@@ -355,12 +359,12 @@ rht_emergency_table(struct rte_rhashtable *ht, struct rht_table *tbl)
 	return 0;
 fail:
 	/* another thread attached a table: the insert can go there */
-	if (__atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE) != NULL)
+	if (rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire) != NULL)
 		return 0;
 	if (ret == -EBUSY) {
 		rht_trace_ebusy(ht->name, tbl->size);
 		/* re-seeding cannot shorten chains of a hash that ignores the seed */
-		if (__atomic_load_n(&ht->ctr.refused_ebusy, __ATOMIC_RELAXED) == 0)
+		if (rte_atomic_load_explicit(&ht->ctr.refused_ebusy, rte_memory_order_relaxed) == 0)
 			RHT_LOG(WARNING, "%s: a chain of %d objects outlived a re-seed: does "
 				"the hash function ignore its seed?", ht->name,
 				RTE_RHT_MAX_CHAIN_LEN);
@@ -377,19 +381,20 @@ rht_deferred_work_needed(struct rte_rhashtable *ht)
 {
 	const struct rht_table *last;
 
-	if (likely(__atomic_load_n(&ht->no_worker_warned, __ATOMIC_RELAXED) != 0))
+	if (likely(rte_atomic_load_explicit(&ht->no_worker_warned, rte_memory_order_relaxed) != 0))
 		return;
-	last = rht_last_table(__atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE));
+	last = rht_last_table(rte_atomic_load_explicit(&ht->tbl, rte_memory_order_acquire));
 	if (!rht_grow_above_pct(ht, last, RTE_RHT_GROW_PCT))
 		return;
 	if (rte_service_runstate_get(ht->service_id) == 1)
 		return;
-	if (__atomic_exchange_n(&ht->no_worker_warned, 1, __ATOMIC_RELAXED) == 0)
+	if (rte_atomic_exchange_explicit(&ht->no_worker_warned, 1, rte_memory_order_relaxed) == 0)
 		RHT_LOG(NOTICE, "%s: no service lcore runs service %s%s; growing by emergency "
 			"allocations only: map it or call rte_rhashtable_rehash_run()",
 			ht->name, RHT_SERVICE_PREFIX, ht->name);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_service_id_get, 26.03)
 int
 rte_rhashtable_service_id_get(const struct rte_rhashtable *ht, uint32_t *service_id)
 {

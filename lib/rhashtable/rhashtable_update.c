@@ -81,8 +81,8 @@ bucket_link(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_h
 		return -EAGAIN;
 	}
 	/* reserve a slot first, so that the limit holds exactly under concurrency */
-	if (__atomic_fetch_add(&ht->nelems, 1, __ATOMIC_RELAXED) >= ht->max_elems) {
-		__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
+	if (rte_atomic_fetch_add_explicit(&ht->nelems, 1, rte_memory_order_relaxed) >= ht->max_elems) {
+		rte_atomic_fetch_sub_explicit(&ht->nelems, 1, rte_memory_order_relaxed);
 		return -E2BIG;
 	}
 	c->obj->next = rht_ptr(*bkt);
@@ -91,8 +91,8 @@ bucket_link(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_h
 	/* release: pairs with the acquire loads of readers: obj->next and the
 	 * object's key are visible to whoever sees obj in the chain.
 	 */
-	__atomic_store_n(bkt, rht_bucket_word(c->obj, rht_bucket_bloom(*bkt) |
-					      rht_bloom_bits(c->hash), len + 1), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(bkt, rht_bucket_word(c->obj, rht_bucket_bloom(*bkt) |
+					      rht_bloom_bits(c->hash), len + 1), rte_memory_order_release);
 	return 0;
 }
 
@@ -101,7 +101,7 @@ static int
 try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	struct rht_table *tbl = rte_atomic_load_explicit(&ht->tbl, rte_memory_order_acquire);
 	const void *obj = rht_obj(ht, c->obj);
 
 	/* without a key check, older tables have nothing to tell */
@@ -120,9 +120,9 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 		 * table being rehashed): neither a lock nor a scan can find the
 		 * key there. acquire: pairs with the worker's release.
 		 */
-		if (idx < __atomic_load_n(&tbl->emptied, __ATOMIC_ACQUIRE)) {
+		if (idx < rte_atomic_load_explicit(&tbl->emptied, rte_memory_order_acquire)) {
 			/* acquire: pairs with rht_table_attach() */
-			next = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+			next = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 			if (likely(next != NULL)) {
 				tbl = next;
 				continue;
@@ -134,7 +134,7 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 		/* acquire: pairs with rht_table_attach(); read under the bucket lock
 		 * so that the worker cannot have emptied this bucket yet.
 		 */
-		next = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+		next = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 		if (ret == 0 && next == NULL)
 			ret = bucket_link(ht, tbl, bkt, c, len);
 		rte_spinlock_unlock(lock);
@@ -202,22 +202,25 @@ rht_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj, int mode, void
 		return ret;
 	}
 	if (ht->rhlist)
-		__atomic_fetch_add(&ht->nobjs, 1, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&ht->nobjs, 1, rte_memory_order_relaxed);
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_insert, 26.03)
 int
 rte_rhashtable_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj)
 {
 	return rht_insert(ht, obj, RHT_INSERT_ANY, NULL);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_lookup_insert, 26.03)
 int
 rte_rhashtable_lookup_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj)
 {
 	return rht_insert(ht, obj, RHT_INSERT_UNIQUE, NULL);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_lookup_get_insert, 26.03)
 int
 rte_rhashtable_lookup_get_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj,
 				 void **existing)
@@ -225,6 +228,7 @@ rte_rhashtable_lookup_get_insert(struct rte_rhashtable *ht, struct rte_rhash_hea
 	return rht_insert(ht, obj, RHT_INSERT_UNIQUE, existing);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhltable_insert, 26.03)
 int
 rte_rhltable_insert(struct rte_rhltable *hlt, struct rte_rhlist_head *list)
 {
@@ -248,7 +252,7 @@ for_each_obj_bucket(struct rte_rhashtable *ht, const void *obj,
 {
 	uint32_t *seq = rht_writer_enter(ht);
 	/* acquire: pairs with the release that publishes a new first table */
-	struct rht_table *tbl = __atomic_load_n(&ht->tbl, __ATOMIC_ACQUIRE);
+	struct rht_table *tbl = rte_atomic_load_explicit(&ht->tbl, rte_memory_order_acquire);
 	int ret = 0;
 
 	while (tbl != NULL && ret == 0) {
@@ -258,7 +262,7 @@ for_each_obj_bucket(struct rte_rhashtable *ht, const void *obj,
 		rte_spinlock_lock(lock);
 		ret = fn(ht, tbl, rht_bucket(tbl, idx), arg);
 		/* acquire: pairs with rht_table_attach() */
-		tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 		rte_spinlock_unlock(lock);
 	}
 	if (ret != 0)
@@ -294,7 +298,7 @@ rht_bucket_reseal(const struct rte_rhashtable *ht, const struct rht_table *tbl,
 	for (p = rht_ptr(*bkt); !rht_is_nulls(p); p = rht_ptr(p->next), len++)
 		bloom |= rht_bloom_bits(rht_obj_hash(ht, tbl, rht_obj(ht, p)));
 	/* release: pairs with the readers' acquire loads of the bucket word */
-	__atomic_store_n(bkt, rht_bucket_word(rht_ptr(*bkt), bloom, len), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(bkt, rht_bucket_word(rht_ptr(*bkt), bloom, len), rte_memory_order_release);
 }
 
 static int
@@ -315,6 +319,7 @@ unlink_obj(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_he
 	return 1;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_remove, 26.03)
 int
 rte_rhashtable_remove(struct rte_rhashtable *ht, struct rte_rhash_head *obj)
 {
@@ -352,6 +357,7 @@ swap_obj(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_head
 	return 1;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_replace, 26.03)
 int
 rte_rhashtable_replace(struct rte_rhashtable *ht, struct rte_rhash_head *old_obj,
 		       struct rte_rhash_head *new_obj)
@@ -404,7 +410,7 @@ unlink_list_member(struct rte_rhashtable *ht, struct rht_table *tbl,
 		for (lprev = &entry->next; *lprev != NULL; lprev = &(*lprev)->next) {
 			if (*lprev == target) {
 				/* release: readers walking the list go on past it */
-				__atomic_store_n(lprev, target->next, __ATOMIC_RELEASE);
+				rte_atomic_store_explicit(lprev, target->next, rte_memory_order_release);
 				return 1;
 			}
 		}
@@ -419,11 +425,12 @@ rht_rhl_remove(struct rte_rhashtable *ht, struct rte_rhlist_head *list)
 
 	if (ret == 0)
 		return -ENOENT;
-	__atomic_fetch_sub(&ht->nobjs, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_sub_explicit(&ht->nobjs, 1, rte_memory_order_relaxed);
 	rht_retire_obj(ht, rht_obj(ht, &list->rhead));
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhltable_remove, 26.03)
 int
 rte_rhltable_remove(struct rte_rhltable *hlt, struct rte_rhlist_head *list)
 {

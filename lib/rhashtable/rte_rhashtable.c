@@ -42,6 +42,7 @@ RHT_CORE_FIELD(key_offset);
 RHT_CORE_FIELD(head_offset);
 RHT_CORE_FIELD(fast_key_len);
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_default_hash, 26.03)
 uint32_t
 rte_rhashtable_default_hash(const void *key, uint32_t key_len, uint32_t seed)
 {
@@ -51,7 +52,7 @@ rte_rhashtable_default_hash(const void *key, uint32_t key_len, uint32_t seed)
 static uint32_t
 round_down_pow2(uint32_t v)
 {
-	return v == 0 ? 0 : UINT32_C(1) << (31 - __builtin_clz(v));
+	return v == 0 ? 0 : UINT32_C(1) << (31 - rte_clz32(v));
 }
 
 static int
@@ -203,6 +204,7 @@ rht_foreach_table(void (*fn)(const struct rte_rhashtable *ht, void *arg), void *
 	rte_mcfg_tailq_read_unlock();
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_find_existing, 26.03)
 struct rte_rhashtable *
 rte_rhashtable_find_existing(const char *name)
 {
@@ -277,18 +279,21 @@ fail:
 	return NULL;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_create, 26.03)
 struct rte_rhashtable *
 rte_rhashtable_create(const struct rte_rhashtable_params *p)
 {
 	return table_create(p, false);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhltable_create, 26.03)
 struct rte_rhltable *
 rte_rhltable_create(const struct rte_rhashtable_params *p)
 {
 	return (struct rte_rhltable *)table_create(p, true);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhltable_table, 26.03)
 struct rte_rhashtable *
 rte_rhltable_table(struct rte_rhltable *hlt)
 {
@@ -319,6 +324,7 @@ chain_destroy(struct rte_rhashtable *ht, struct rte_rhash_head *p,
 	}
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_free_and_destroy, 26.03)
 void
 rte_rhashtable_free_and_destroy(struct rte_rhashtable *ht,
 				void (*free_fn)(void *obj, void *arg), void *arg)
@@ -342,30 +348,34 @@ rte_rhashtable_free_and_destroy(struct rte_rhashtable *ht,
 	rte_free(ht);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_free, 26.03)
 void
 rte_rhashtable_free(struct rte_rhashtable *ht)
 {
 	rte_rhashtable_free_and_destroy(ht, NULL, NULL);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhltable_free, 26.03)
 void
 rte_rhltable_free(struct rte_rhltable *hlt)
 {
 	rte_rhashtable_free_and_destroy(rte_rhltable_table(hlt), NULL, NULL);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_count, 26.03)
 uint32_t
 rte_rhashtable_count(const struct rte_rhashtable *ht)
 {
 	if (ht == NULL)
 		return 0;
 	if (ht->rhlist)
-		return __atomic_load_n(&ht->nobjs, __ATOMIC_RELAXED);
+		return rte_atomic_load_explicit(&ht->nobjs, rte_memory_order_relaxed);
 	return rht_nelems(ht);
 }
 
-#define CTR(ht, field) __atomic_load_n(&(ht)->ctr.field, __ATOMIC_RELAXED)
+#define CTR(ht, field) rte_atomic_load_explicit(&(ht)->ctr.field, rte_memory_order_relaxed)
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_stats_get, 26.03)
 int
 rte_rhashtable_stats_get(const struct rte_rhashtable *ht, struct rte_rhashtable_stats *s)
 {
@@ -376,8 +386,8 @@ rte_rhashtable_stats_get(const struct rte_rhashtable *ht, struct rte_rhashtable_
 	memset(s, 0, sizeof(*s));
 	s->nelems = rht_nelems(ht);
 	s->nobjs = rte_rhashtable_count(ht);
-	s->buckets = __atomic_load_n(&ht->last_size, __ATOMIC_RELAXED);
-	s->ntables = __atomic_load_n(&ht->ntables, __ATOMIC_RELAXED);
+	s->buckets = rte_atomic_load_explicit(&ht->last_size, rte_memory_order_relaxed);
+	s->ntables = rte_atomic_load_explicit(&ht->ntables, rte_memory_order_relaxed);
 	s->grows = CTR(ht, grows);
 	s->shrinks = CTR(ht, shrinks);
 	s->reseeds = CTR(ht, reseeds);
@@ -392,12 +402,13 @@ rte_rhashtable_stats_get(const struct rte_rhashtable *ht, struct rte_rhashtable_
 	s->refused_enomem = CTR(ht, refused_enomem);
 	s->refused_ebusy = CTR(ht, refused_ebusy);
 	s->refused_e2big = CTR(ht, refused_e2big);
-	s->bytes = __atomic_load_n(&ht->bytes, __ATOMIC_RELAXED);
+	s->bytes = rte_atomic_load_explicit(&ht->bytes, rte_memory_order_relaxed);
 	s->reclaim_pending = rht_rcu_pending(ht);
 	s->socket_id = ht->socket_id;
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_table_info_get, 26.03)
 int
 rte_rhashtable_table_info_get(struct rte_rhashtable *ht, uint32_t idx,
 			      struct rte_rhashtable_table_info *info)
@@ -412,7 +423,7 @@ rte_rhashtable_table_info_get(struct rte_rhashtable *ht, uint32_t idx,
 	/* the worker retires tables only under this lock */
 	rte_spinlock_lock(&ht->rehash_lock);
 	for (tbl = ht->tbl; tbl != NULL && idx > 0; idx--)
-		tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 	if (tbl == NULL) {
 		ret = -ENOENT;
 	} else {

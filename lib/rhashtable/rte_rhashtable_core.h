@@ -19,9 +19,16 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_bitops.h>
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_spinlock.h>
+#include <rte_version.h>
+#if RTE_VERSION < RTE_VERSION_NUM(23, 11, 0, 0)
+#include <rte_rhashtable_compat.h>
+#else
+#include <rte_stdatomic.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -259,21 +266,21 @@ static __rte_always_inline struct rte_rhash_head *
 rht_lookup_common(const struct rht_core *c, const void *key, uint32_t key_len, bool *slow)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct rht_table *tbl = __atomic_load_n(&c->tbl, __ATOMIC_ACQUIRE);
+	const struct rht_table *tbl = rte_atomic_load_explicit(&c->tbl, rte_memory_order_acquire);
 	struct rte_rhash_head *word, *he;
 	uint64_t hash;
 	uint32_t idx;
 
 	/* relaxed: only picks the path; the whole algorithm reloads with acquire */
-	if (unlikely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) != NULL))
+	if (unlikely(rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_relaxed) != NULL))
 		goto slow_path;
 	hash = rht_default_hash64(key, key_len, tbl->seed);
 	idx = (uint32_t)hash & tbl->mask;
 	/* acquire: pairs with the release stores that link objects */
-	word = __atomic_load_n(rht_bucket(tbl, idx), __ATOMIC_ACQUIRE);
+	word = rte_atomic_load_explicit(rht_bucket(tbl, idx), rte_memory_order_acquire);
 	if (rht_bloom_may_hold(word, hash)) {
 		for (he = rht_ptr(word); !rht_is_nulls(he);
-		     he = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE))
+		     he = rte_atomic_load_explicit(&he->next, rte_memory_order_acquire))
 			if (rht_keys_differ((const uint8_t *)key, (const uint8_t *)he -
 					    c->head_offset + c->key_offset, key_len) == 0)
 				return he;
@@ -282,7 +289,7 @@ rht_lookup_common(const struct rht_core *c, const void *key, uint32_t key_len, b
 			goto slow_path;
 	}
 	/* a rehash may have started during the walk */
-	if (likely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) == NULL))
+	if (likely(rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_relaxed) == NULL))
 		return NULL;
 slow_path:
 	*slow = true;
