@@ -690,4 +690,4 @@ test_rhashtable_errors(void)
 	return unit_test_suite_runner(&errors_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_errors_autotest, test_rhashtable_errors);
+REGISTER_FAST_TEST(rhashtable_errors_autotest, true, true, test_rhashtable_errors);

@@ -786,8 +786,8 @@ test_rhashtable_nested(void)
 	return unit_test_suite_runner(&nested_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_sizing_autotest, test_rhashtable_sizing);
-REGISTER_TEST_COMMAND(rhashtable_resize_autotest, test_rhashtable_resize);
-REGISTER_TEST_COMMAND(rhashtable_reseed_autotest, test_rhashtable_reseed);
-REGISTER_TEST_COMMAND(rhashtable_chain_autotest, test_rhashtable_chain);
-REGISTER_TEST_COMMAND(rhashtable_nested_autotest, test_rhashtable_nested);
+REGISTER_FAST_TEST(rhashtable_sizing_autotest, true, true, test_rhashtable_sizing);
+REGISTER_FAST_TEST(rhashtable_resize_autotest, true, true, test_rhashtable_resize);
+REGISTER_FAST_TEST(rhashtable_reseed_autotest, true, true, test_rhashtable_reseed);
+REGISTER_FAST_TEST(rhashtable_chain_autotest, true, true, test_rhashtable_chain);
+REGISTER_FAST_TEST(rhashtable_nested_autotest, true, true, test_rhashtable_nested);

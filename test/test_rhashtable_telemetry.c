@@ -344,7 +344,7 @@ test_rhashtable_telemetry(void)
 	return ret;
 }
 
-REGISTER_TEST_COMMAND(rhashtable_telemetry_autotest, test_rhashtable_telemetry);
+REGISTER_FAST_TEST(rhashtable_telemetry_autotest, true, true, test_rhashtable_telemetry);
 
 /* ---- trace ---- */
 
@@ -681,4 +681,4 @@ test_rhashtable_trace(void)
 	return ret;
 }
 
-REGISTER_TEST_COMMAND(rhashtable_trace_autotest, test_rhashtable_trace);
+REGISTER_FAST_TEST(rhashtable_trace_autotest, true, true, test_rhashtable_trace);

@@ -366,4 +366,4 @@ test_rhashtable_walk(void)
 	return unit_test_suite_runner(&walk_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_walk_autotest, test_rhashtable_walk);
+REGISTER_FAST_TEST(rhashtable_walk_autotest, true, true, test_rhashtable_walk);

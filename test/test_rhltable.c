@@ -298,4 +298,4 @@ test_rhltable(void)
 	return unit_test_suite_runner(&rhltable_suite);
 }
 
-REGISTER_TEST_COMMAND(rhltable_autotest, test_rhltable);
+REGISTER_FAST_TEST(rhltable_autotest, true, true, test_rhltable);
