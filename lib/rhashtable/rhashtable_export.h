@@ -14,7 +14,7 @@
  */
 
 #if defined(__has_include)
-#if __has_include(<eal_export.h>)
+#if __has_include("eal_export.h")
 #include <eal_export.h>
 #endif
 #endif

@@ -40,7 +40,7 @@
  */
 static __rte_always_inline uint64_t
 hash_k(const struct rte_rhashtable *ht, const struct rht_table *tbl, const void *key,
-       uint32_t key_len, bool fast)
+	uint32_t key_len, bool fast)
 {
 	if (fast)
 		return rht_default_hash64(key, key_len, tbl->seed);
@@ -95,7 +95,8 @@ table_find_hashed(const struct rte_rhashtable *ht, const struct rht_table *tbl, 
 	uint32_t idx = rht_hash_idx(tbl, hash);
 	struct rte_rhash_head **bkt = rht_bucket(tbl, idx);
 
-	return chain_find(ht, key, hash, bkt, rte_atomic_load_explicit(bkt, rte_memory_order_acquire), idx,
+	return chain_find(ht, key, hash, bkt,
+			  rte_atomic_load_explicit(bkt, rte_memory_order_acquire), idx,
 			  key_len, fast);
 }
 
@@ -115,7 +116,9 @@ lookup_from(const struct rte_rhashtable *ht, const struct rht_table *tbl, const 
 	struct rte_rhash_head *he = NULL;
 
 	/* acquire: pairs with the release in rht_table_attach() */
-	while (he == NULL && (tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire)) != NULL)
+	while (he == NULL &&
+	       (tbl = rte_atomic_load_explicit(&tbl->future_tbl,
+					       rte_memory_order_acquire)) != NULL)
 		he = table_find(ht, tbl, key, key_len, fast);
 	return he;
 }
@@ -136,14 +139,16 @@ lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, boo
 	 * empty.
 	 */
 	if (rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire) == NULL ||
-	    rht_hash_idx(tbl, hash) >= rte_atomic_load_explicit(&tbl->emptied, rte_memory_order_acquire)) {
+	    rht_hash_idx(tbl, hash) >=
+	    rte_atomic_load_explicit(&tbl->emptied, rte_memory_order_acquire)) {
 		he = table_find_hashed(ht, tbl, key, hash, key_len, fast);
 		if (he != NULL)
 			return he;
 		/* relaxed suffices for the NULL test: lookup_from() reloads
 		 * with acquire
 		 */
-		if (likely(rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_relaxed) == NULL))
+		if (likely(rte_atomic_load_explicit(&tbl->future_tbl,
+						    rte_memory_order_relaxed) == NULL))
 			return NULL;
 	}
 	return lookup_from(ht, tbl, key, key_len, fast);
@@ -157,12 +162,14 @@ static __rte_always_inline const struct rht_table *
 rehash_progress(const struct rht_table *tbl, uint32_t *emptied)
 {
 	/* acquire: pairs with the release in rht_table_attach() */
-	const struct rht_table *later = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
+	const struct rht_table *later =
+		rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 
 	/* acquire: pairs with the worker's release once a bucket is empty:
 	 * the objects it moved are linked in a later table
 	 */
-	*emptied = later != NULL ? rte_atomic_load_explicit(&tbl->emptied, rte_memory_order_acquire) : 0;
+	*emptied = later != NULL ?
+		rte_atomic_load_explicit(&tbl->emptied, rte_memory_order_acquire) : 0;
 	return later;
 }
 
@@ -307,7 +314,8 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 	for (;;) {
 		in_next = 0;
 		/* relaxed: only picks the code; the pass reloads with acquire */
-		if (likely(rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_relaxed) == NULL))
+		if (likely(rte_atomic_load_explicit(&tbl->future_tbl,
+						    rte_memory_order_relaxed) == NULL))
 			hits |= bulk_pass_k(ht, tbl, keys, todo & ~hits & ~probed, objs,
 					    &in_next, key_len, fast, false);
 		else
@@ -344,7 +352,9 @@ prefetch_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint3
 	   uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct rht_table *tbl = rte_atomic_load_explicit(&ht->tbl, rte_memory_order_acquire), *t, *later;
+	const struct rht_table *tbl = rte_atomic_load_explicit(&ht->tbl,
+							       rte_memory_order_acquire);
+	const struct rht_table *t, *later;
 	struct rte_rhash_head **bkt, *he;
 	uint32_t i, d, emptied;
 	uint64_t hash;
@@ -377,14 +387,30 @@ rte_rhashtable_prefetch_bulk(const struct rte_rhashtable *ht, const void **keys,
 		return -EINVAL;
 	}
 	switch (ht->fast_key_len) {
-	case 4: prefetch_k(ht, keys, num_keys, depth, 4, true); break;
-	case 8: prefetch_k(ht, keys, num_keys, depth, 8, true); break;
-	case 13: prefetch_k(ht, keys, num_keys, depth, 13, true); break;
-	case 16: prefetch_k(ht, keys, num_keys, depth, 16, true); break;
-	case 32: prefetch_k(ht, keys, num_keys, depth, 32, true); break;
-	case 40: prefetch_k(ht, keys, num_keys, depth, 40, true); break;
-	case 64: prefetch_k(ht, keys, num_keys, depth, 64, true); break;
-	default: prefetch_k(ht, keys, num_keys, depth, 0, false); break;
+	case 4:
+		prefetch_k(ht, keys, num_keys, depth, 4, true);
+		break;
+	case 8:
+		prefetch_k(ht, keys, num_keys, depth, 8, true);
+		break;
+	case 13:
+		prefetch_k(ht, keys, num_keys, depth, 13, true);
+		break;
+	case 16:
+		prefetch_k(ht, keys, num_keys, depth, 16, true);
+		break;
+	case 32:
+		prefetch_k(ht, keys, num_keys, depth, 32, true);
+		break;
+	case 40:
+		prefetch_k(ht, keys, num_keys, depth, 40, true);
+		break;
+	case 64:
+		prefetch_k(ht, keys, num_keys, depth, 64, true);
+		break;
+	default:
+		prefetch_k(ht, keys, num_keys, depth, 0, false);
+		break;
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
  * shares: bucket addressing, nulls markers, hashing, bucket locks, log macro.
  */
 
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -80,9 +81,9 @@ struct rht_rcu {
  * call. The worker waits for odd values to change before it frees a bucket
  * table, so writers need not be QSBR readers (rht_writers_drain()).
  */
-struct rht_writer {
+struct __rte_cache_aligned rht_writer {
 	uint32_t seq;
-} __rte_cache_aligned;
+};
 
 struct rte_rhashtable {
 	/* Read by every lookup, written only at create: kept on cache lines of
@@ -110,7 +111,7 @@ struct rte_rhashtable {
 	int socket_id;
 
 	/* Written by writers and the worker. */
-	uint32_t nelems __rte_cache_aligned; /* chain entries (drives resizing) */
+	alignas(RTE_CACHE_LINE_SIZE) uint32_t nelems; /* chain entries (drives resizing) */
 	uint32_t nobjs;            /* rhltable: every object of every list */
 	uint32_t ntables;          /* tables in the chain */
 	uint32_t last_size;        /* buckets of the newest table */
@@ -233,7 +234,8 @@ rht_last_table(struct rht_table *tbl)
 	struct rht_table *next;
 
 	/* acquire: pairs with the release in rht_table_attach() */
-	while ((next = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire)) != NULL)
+	while ((next = rte_atomic_load_explicit(&tbl->future_tbl,
+						rte_memory_order_acquire)) != NULL)
 		tbl = next;
 	return tbl;
 }

@@ -161,7 +161,8 @@ rht_rcu_reclaim(struct rte_rhashtable *ht)
 	/* nothing retired: skip the call, which also logs a line at INFO
 	 * level each time (DPDK 22.11), and the service calls us in a loop
 	 */
-	if (ht->rcu.dq == NULL || rte_atomic_load_explicit(&ht->rcu.pending, rte_memory_order_relaxed) == 0)
+	if (ht->rcu.dq == NULL ||
+	    rte_atomic_load_explicit(&ht->rcu.pending, rte_memory_order_relaxed) == 0)
 		return;
 	rte_rcu_qsbr_dq_reclaim(ht->rcu.dq, RHT_DQ_DEFAULT_SIZE, NULL, NULL, NULL);
 	overflow_reclaim(ht);

@@ -59,8 +59,10 @@ move_last_object(struct rte_rhashtable *ht, struct rht_table *old, uint32_t idx,
 	 */
 	rte_atomic_store_explicit(&he->next, rht_ptr(*nbkt), rte_memory_order_release);
 	/* release: pairs with readers' acquire of the new bucket word */
-	rte_atomic_store_explicit(nbkt, rht_bucket_word(he, rht_bucket_bloom(*nbkt) | rht_bloom_bits(hash),
-					       rht_bucket_len(*nbkt) + 1), rte_memory_order_release);
+	rte_atomic_store_explicit(nbkt,
+		rht_bucket_word(he, rht_bucket_bloom(*nbkt) | rht_bloom_bits(hash),
+				rht_bucket_len(*nbkt) + 1),
+		rte_memory_order_release);
 	rte_spinlock_unlock(nlock);
 	/* release: a reader that no longer sees he in the old chain will see
 	 * old->future_tbl (attached before this move) after its walk. A plain
@@ -106,7 +108,8 @@ rht_writers_drain(struct rte_rhashtable *ht)
 		if (!(snap[i] & 1) || i == self)
 			continue;
 		/* acquire: pairs with the release in rht_writer_exit() */
-		while (rte_atomic_load_explicit(&ht->writers[i].seq, rte_memory_order_acquire) == snap[i])
+		while (rte_atomic_load_explicit(&ht->writers[i].seq,
+						rte_memory_order_acquire) == snap[i])
 			rte_pause();
 	}
 	while (rte_atomic_load_explicit(&ht->anon_writers, rte_memory_order_acquire) != 0)
@@ -196,7 +199,8 @@ rehash_some(struct rte_rhashtable *ht, uint32_t budget)
 		 * of the buckets below it in the later tables only
 		 */
 		if (old->rehash % RHT_EMPTIED_STEP == 0 || old->rehash == old->size)
-			rte_atomic_store_explicit(&old->emptied, old->rehash, rte_memory_order_release);
+			rte_atomic_store_explicit(&old->emptied, old->rehash,
+						  rte_memory_order_release);
 		done++;
 	}
 	if (old->rehash == old->size)

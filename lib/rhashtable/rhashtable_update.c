@@ -81,7 +81,8 @@ bucket_link(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_h
 		return -EAGAIN;
 	}
 	/* reserve a slot first, so that the limit holds exactly under concurrency */
-	if (rte_atomic_fetch_add_explicit(&ht->nelems, 1, rte_memory_order_relaxed) >= ht->max_elems) {
+	if (rte_atomic_fetch_add_explicit(&ht->nelems, 1, rte_memory_order_relaxed) >=
+	    ht->max_elems) {
 		rte_atomic_fetch_sub_explicit(&ht->nelems, 1, rte_memory_order_relaxed);
 		return -E2BIG;
 	}
@@ -91,8 +92,10 @@ bucket_link(struct rte_rhashtable *ht, struct rht_table *tbl, struct rte_rhash_h
 	/* release: pairs with the acquire loads of readers: obj->next and the
 	 * object's key are visible to whoever sees obj in the chain.
 	 */
-	rte_atomic_store_explicit(bkt, rht_bucket_word(c->obj, rht_bucket_bloom(*bkt) |
-					      rht_bloom_bits(c->hash), len + 1), rte_memory_order_release);
+	rte_atomic_store_explicit(bkt,
+		rht_bucket_word(c->obj, rht_bucket_bloom(*bkt) | rht_bloom_bits(c->hash),
+				len + 1),
+		rte_memory_order_release);
 	return 0;
 }
 
@@ -244,11 +247,11 @@ rte_rhltable_insert(struct rte_rhltable *hlt, struct rte_rhlist_head *list)
  * its lock, until fn reports it done (non-zero). Returns fn's result, or 0.
  * Then, if fn did something, see whether the table needs the worker.
  */
+typedef int (*bucket_visit_t)(struct rte_rhashtable *ht, struct rht_table *tbl,
+			      struct rte_rhash_head **bkt, void *arg);
+
 static int
-for_each_obj_bucket(struct rte_rhashtable *ht, const void *obj,
-		    int (*fn)(struct rte_rhashtable *ht, struct rht_table *tbl,
-			      struct rte_rhash_head **bkt, void *arg),
-		    void *arg)
+visit_obj_buckets(struct rte_rhashtable *ht, const void *obj, bucket_visit_t fn, void *arg)
 {
 	uint32_t *seq = rht_writer_enter(ht);
 	/* acquire: pairs with the release that publishes a new first table */
@@ -298,7 +301,8 @@ rht_bucket_reseal(const struct rte_rhashtable *ht, const struct rht_table *tbl,
 	for (p = rht_ptr(*bkt); !rht_is_nulls(p); p = rht_ptr(p->next), len++)
 		bloom |= rht_bloom_bits(rht_obj_hash(ht, tbl, rht_obj(ht, p)));
 	/* release: pairs with the readers' acquire loads of the bucket word */
-	rte_atomic_store_explicit(bkt, rht_bucket_word(rht_ptr(*bkt), bloom, len), rte_memory_order_release);
+	rte_atomic_store_explicit(bkt, rht_bucket_word(rht_ptr(*bkt), bloom, len),
+				  rte_memory_order_release);
 }
 
 static int
@@ -329,7 +333,7 @@ rte_rhashtable_remove(struct rte_rhashtable *ht, struct rte_rhash_head *obj)
 	}
 	if (ht->rhlist)
 		return rht_rhl_remove(ht, (struct rte_rhlist_head *)obj);
-	if (for_each_obj_bucket(ht, rht_obj(ht, obj), unlink_obj, obj) == 0)
+	if (visit_obj_buckets(ht, rht_obj(ht, obj), unlink_obj, obj) == 0)
 		return -ENOENT;
 	rht_retire_obj(ht, rht_obj(ht, obj));
 	return 0;
@@ -375,7 +379,7 @@ rte_rhashtable_replace(struct rte_rhashtable *ht, struct rte_rhash_head *old_obj
 		RHT_LOG(ERR, "%s: the new object's key differs from the old one's", ht->name);
 		return -EINVAL;
 	}
-	if (for_each_obj_bucket(ht, old_start, swap_obj, &r) == 0)
+	if (visit_obj_buckets(ht, old_start, swap_obj, &r) == 0)
 		return -ENOENT;
 	rht_retire_obj(ht, rht_obj(ht, old_obj));
 	return 0;
@@ -410,7 +414,8 @@ unlink_list_member(struct rte_rhashtable *ht, struct rht_table *tbl,
 		for (lprev = &entry->next; *lprev != NULL; lprev = &(*lprev)->next) {
 			if (*lprev == target) {
 				/* release: readers walking the list go on past it */
-				rte_atomic_store_explicit(lprev, target->next, rte_memory_order_release);
+				rte_atomic_store_explicit(lprev, target->next,
+							  rte_memory_order_release);
 				return 1;
 			}
 		}
@@ -421,7 +426,7 @@ unlink_list_member(struct rte_rhashtable *ht, struct rht_table *tbl,
 int
 rht_rhl_remove(struct rte_rhashtable *ht, struct rte_rhlist_head *list)
 {
-	int ret = for_each_obj_bucket(ht, rht_obj(ht, &list->rhead), unlink_list_member, list);
+	int ret = visit_obj_buckets(ht, rht_obj(ht, &list->rhead), unlink_list_member, list);
 
 	if (ret == 0)
 		return -ENOENT;

@@ -88,8 +88,10 @@ walker_refind(struct rte_rhashtable_iter *it)
 	if (it->p == NULL)
 		return;
 	/* acquire loads: pair with the release stores that link objects */
-	for (p = rht_ptr(rte_atomic_load_explicit(rht_bucket(tbl, it->slot), rte_memory_order_acquire));
-	     !rht_is_nulls(p) && p != it->p; p = rte_atomic_load_explicit(&p->next, rte_memory_order_acquire))
+	for (p = rht_ptr(rte_atomic_load_explicit(rht_bucket(tbl, it->slot),
+						  rte_memory_order_acquire));
+	     !rht_is_nulls(p) && p != it->p;
+	     p = rte_atomic_load_explicit(&p->next, rte_memory_order_acquire))
 		;
 	if (rht_is_nulls(p)) {
 		it->p = NULL;
@@ -155,7 +157,8 @@ bucket_next(struct rte_rhashtable_iter *it)
 
 	/* acquire loads: pair with the release stores that link objects */
 	if (it->list != NULL) {
-		struct rte_rhlist_head *l = rte_atomic_load_explicit(&it->list->next, rte_memory_order_acquire);
+		struct rte_rhlist_head *l =
+			rte_atomic_load_explicit(&it->list->next, rte_memory_order_acquire);
 
 		if (l != NULL) {
 			it->list = l;
@@ -163,7 +166,8 @@ bucket_next(struct rte_rhashtable_iter *it)
 		}
 	}
 	if (it->p == NULL)
-		p = rht_ptr(rte_atomic_load_explicit(rht_bucket(it->tbl, it->slot), rte_memory_order_acquire));
+		p = rht_ptr(rte_atomic_load_explicit(rht_bucket(it->tbl, it->slot),
+						     rte_memory_order_acquire));
 	else
 		p = rte_atomic_load_explicit(&it->p->next, rte_memory_order_acquire);
 	if (rht_is_nulls(p))

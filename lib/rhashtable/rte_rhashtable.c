@@ -34,7 +34,8 @@ EAL_REGISTER_TAILQ(rte_rhashtable_tailq)
 /* rte_rhashtable_lookup_fast() reads the table through struct rht_core. */
 #define RHT_CORE_FIELD(f) \
 	static_assert(offsetof(struct rte_rhashtable, f) == offsetof(struct rht_core, f) && \
-		      sizeof(((struct rte_rhashtable *)0)->f) == sizeof(((struct rht_core *)0)->f), \
+		      sizeof(((struct rte_rhashtable *)0)->f) == \
+		      sizeof(((struct rht_core *)0)->f), \
 		      "struct rht_core does not match struct rte_rhashtable: " #f)
 RHT_CORE_FIELD(tbl);
 RHT_CORE_FIELD(key_len);

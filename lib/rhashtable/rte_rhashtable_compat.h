@@ -22,7 +22,7 @@
 
 #include <rte_version.h>
 
-#if RTE_VERSION < RTE_VERSION_NUM(23, 11, 0, 0)
+#if RTE_VERSION_NUM(23, 11, 0, 0) > RTE_VERSION
 
 #define rte_memory_order_relaxed __ATOMIC_RELAXED
 #define rte_memory_order_consume __ATOMIC_CONSUME

@@ -15,6 +15,7 @@
  * rte_ring_core.h. Use the functions of rte_rhashtable.h.
  */
 
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -24,7 +25,7 @@
 #include <rte_common.h>
 #include <rte_spinlock.h>
 #include <rte_version.h>
-#if RTE_VERSION < RTE_VERSION_NUM(23, 11, 0, 0)
+#if RTE_VERSION_NUM(23, 11, 0, 0) > RTE_VERSION
 #include <rte_rhashtable_compat.h>
 #else
 #include <rte_stdatomic.h>
@@ -67,13 +68,13 @@ struct rht_table {
 	 * worker only: on a line of its own, away from the fields above that
 	 * every lookup reads.
 	 */
-	uint32_t rehash __rte_cache_aligned;
+	alignas(RTE_CACHE_LINE_SIZE) uint32_t rehash;
 	/* What lookups may know of that progress: a lower bound, published
 	 * (release) every RHT_EMPTIED_STEP buckets, so that the line rarely
 	 * changes under the readers that check it.
 	 */
-	uint32_t emptied __rte_cache_aligned;
-	struct rte_rhash_head *buckets[] __rte_cache_aligned; /* flat tables only */
+	alignas(RTE_CACHE_LINE_SIZE) uint32_t emptied;
+	alignas(RTE_CACHE_LINE_SIZE) struct rte_rhash_head *buckets[]; /* flat tables only */
 };
 
 /*
