@@ -15,6 +15,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,7 +221,8 @@ fault_print(const struct fault_run *fr, const struct fault_result *r)
 	       "%" PRIu64 " nested), %u buckets x %u tables during; after: %u buckets, "
 	       "%" PRIu64 " grows; readers: %" PRIu64 " lookups, %" PRIu64 " misses; "
 	       "objects lost: %u\n",
-	       fr->name, r->inserted_under_faults, FAULT_N_OBJS, r->enomem, r->worker_enomem, r->faults,
+	       fr->name, r->inserted_under_faults, FAULT_N_OBJS, r->enomem, r->worker_enomem,
+	       r->faults,
 	       r->during.alloc_failures, r->during.nested_tables, r->during.buckets,
 	       r->during.ntables, r->after.buckets, r->after.grows, r->lookups, r->misses,
 	       r->lost);

@@ -121,7 +121,8 @@ rs_stopped(void)
 
 /* Print the first few failures only: a bug would flood the log otherwise. */
 #define RS_REPORT(fmt, ...) do {						\
-	if (rte_atomic_fetch_add_explicit(&rs.printed, 1, rte_memory_order_relaxed) < RS_PRINT_MAX) \
+	if (rte_atomic_fetch_add_explicit(&rs.printed, 1,			\
+					  rte_memory_order_relaxed) < RS_PRINT_MAX) \
 		printf("lcore %u: " fmt "\n", rte_lcore_id(), ##__VA_ARGS__);	\
 } while (0)
 
@@ -809,11 +810,13 @@ race_shared_remove(unsigned int id, struct stress_counts *c)
 	uint32_t i;
 
 	for (i = 0; i < race.nshared; i += 3) {
-		struct stress_obj *o = rte_atomic_load_explicit(&race.shared[i], rte_memory_order_acquire);
+		struct stress_obj *o = rte_atomic_load_explicit(&race.shared[i],
+								rte_memory_order_acquire);
 		int ret = o == NULL ? -EINVAL : rte_rhashtable_remove(race.ht, &o->node);
 
 		if (ret == 0)
-			rte_atomic_fetch_add_explicit(&race.removed[i], 1, rte_memory_order_relaxed);
+			rte_atomic_fetch_add_explicit(&race.removed[i], 1,
+						      rte_memory_order_relaxed);
 		else if (ret != -ENOENT)
 			c->errors++;
 		race_qs(id, i);
@@ -1196,7 +1199,8 @@ test_rhashtable_rcu_writer_repro(void)
 	return TEST_SUCCESS;
 }
 
-REGISTER_FAST_TEST(rhashtable_rcu_writer_repro_autotest, true, true, test_rhashtable_rcu_writer_repro);
+REGISTER_FAST_TEST(rhashtable_rcu_writer_repro_autotest, true, true,
+		   test_rhashtable_rcu_writer_repro);
 
 /*
  * ---- rhashtable_rcu_dq_full_repro_autotest ----
@@ -1312,4 +1316,5 @@ test_rhashtable_rcu_dq_full_repro(void)
 	return TEST_SUCCESS;
 }
 
-REGISTER_FAST_TEST(rhashtable_rcu_dq_full_repro_autotest, true, true, test_rhashtable_rcu_dq_full_repro);
+REGISTER_FAST_TEST(rhashtable_rcu_dq_full_repro_autotest, true, true,
+		   test_rhashtable_rcu_dq_full_repro);

@@ -33,10 +33,10 @@
 
 #include "test.h"
 
-struct rel_reader_count {
+struct __rte_cache_aligned rel_reader_count {
 	uint64_t lookups;
 	uint64_t misses;
-} __rte_cache_aligned;
+};
 
 struct rel_readers {
 	struct rte_rhashtable *ht;
@@ -82,7 +82,8 @@ rel_reader_probe(struct rel_readers *r, struct rel_reader_count *c, uint64_t *se
 	if (hi <= lo)
 		return;
 	i = lo + (uint32_t)(rel_xorshift(seed) % (hi - lo));
-	if (r->present != NULL && rte_atomic_load_explicit(&r->present[i], rte_memory_order_acquire) == 0)
+	if (r->present != NULL &&
+	    rte_atomic_load_explicit(&r->present[i], rte_memory_order_acquire) == 0)
 		return;
 	obj = rel_obj(r, i);
 	c->lookups++;

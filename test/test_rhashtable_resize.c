@@ -14,6 +14,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -737,7 +738,7 @@ test_alloc_fail_emergency(void)
 			  rte_rhashtable_count(ht), ok);
 	for (i = 0; i < 400; i++)
 		TEST_ASSERT_EQUAL(rte_rhashtable_lookup(ht, &objs[i].key),
-				  objs[i].seen ? (void *)&objs[i] : NULL,
+				  (objs[i].seen ? (void *)&objs[i] : NULL),
 				  "object %u (inserted: %u)", i, objs[i].seen);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run with memory");
 	TEST_ASSERT_EQUAL(test_stats(ht).ntables, 1, "ntables");

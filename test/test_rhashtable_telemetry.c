@@ -495,8 +495,8 @@ file_read(const char *path, size_t *len)
 
 	if (f == NULL)
 		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0) {
+	size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+	if (size >= 0 && fseek(f, 0, SEEK_SET) == 0) {
 		buf = malloc(size + 1);
 		if (buf != NULL && fread(buf, 1, size, f) != (size_t)size) {
 			free(buf);

@@ -52,7 +52,7 @@ struct ws_cfg {
 	bool locked_walks;  /* every other walk holds the rehash lock */
 };
 
-struct ws_counts {
+struct __rte_cache_aligned ws_counts {
 	uint64_t walks, locked_walks, objs;
 	uint64_t eagain_next, eagain_start;
 	uint64_t misses;        /* stable key not seen by a walk */
@@ -60,7 +60,7 @@ struct ws_counts {
 	uint64_t locked_dups;   /* stable key seen twice under the rehash lock */
 	uint64_t dups;          /* stable key seen twice (allowed after -EAGAIN) */
 	uint64_t bad_objs;
-} __rte_cache_aligned;
+};
 
 static struct {
 	const struct ws_cfg *cfg;
@@ -76,7 +76,8 @@ static struct {
 } ws;
 
 #define WS_REPORT(fmt, ...) do {						\
-	if (rte_atomic_fetch_add_explicit(&ws.printed, 1, rte_memory_order_relaxed) < WS_PRINT_MAX) \
+	if (rte_atomic_fetch_add_explicit(&ws.printed, 1,			\
+					  rte_memory_order_relaxed) < WS_PRINT_MAX) \
 		printf("lcore %u: " fmt "\n", rte_lcore_id(), ##__VA_ARGS__);	\
 } while (0)
 
@@ -476,7 +477,8 @@ test_rhashtable_walk_stress_short(void)
 }
 
 REGISTER_STRESS_TEST(rhashtable_walk_stress_autotest, test_rhashtable_walk_stress);
-REGISTER_FAST_TEST(rhashtable_walk_stress_short_autotest, true, true, test_rhashtable_walk_stress_short);
+REGISTER_FAST_TEST(rhashtable_walk_stress_short_autotest, true, true,
+		   test_rhashtable_walk_stress_short);
 
 /* ---- one-thread reproducers: changes in the chain being walked ---- */
 
