@@ -109,22 +109,25 @@ def export_annotated(tree):
 
 def version_map(repo):
     """A version.map for a DPDK that has no export annotations (24.11)."""
-    exp, internal = [], []
+    exp, internal = {}, []
     for src in repo_sources(repo):
         for line in read(repo / "lib/rhashtable" / src).splitlines():
-            m = re.match(r"RTE_EXPORT_EXPERIMENTAL_SYMBOL\((\w+), [0-9.]+\)", line)
+            m = re.match(r"RTE_EXPORT_EXPERIMENTAL_SYMBOL\((\w+), ([0-9.]+)\)", line)
             if m:
-                exp.append(m.group(1))
+                exp.setdefault(m.group(2), []).append(m.group(1))
             m = re.match(r"RTE_EXPORT_INTERNAL_SYMBOL\((\w+)\)", line)
             if m:
                 internal.append(m.group(1))
-    text = "EXPERIMENTAL {\n\tglobal:\n\n"
-    text += "".join(f"\t{s};\n" for s in sorted(exp))
-    text += "};\n"
+    # the layout devtools/check-symbol-maps.sh accepts
+    text = "EXPERIMENTAL {\n\tglobal:\n"
+    for version in sorted(exp):
+        text += f"\n\t# added in {version}\n"
+        text += "".join(f"\t{s};\n" for s in sorted(exp[version]))
+    text += "\n\tlocal: *;\n};\n"
     if internal:
         text += "\nINTERNAL {\n\tglobal:\n\n"
         text += "".join(f"\t{s};\n" for s in sorted(internal))
-        text += "\n\tlocal: *;\n};\n"
+        text += "};\n"
     return text
 
 

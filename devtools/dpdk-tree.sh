@@ -75,19 +75,20 @@ export RHT_DPDK_AUTHOR_NAME=${RHT_DPDK_AUTHOR_NAME:-Rhashtable Authors}
 export RHT_DPDK_AUTHOR_EMAIL=${RHT_DPDK_AUTHOR_EMAIL:-maintainers@rhashtable.example}
 git_q() { git -c user.name="$RHT_DPDK_AUTHOR_NAME" -c user.email="$RHT_DPDK_AUTHOR_EMAIL" "$@"; }
 
-if [ ! -f "$cache/git/.rht-done" ]; then
+# (.rht-done2: the release's files all committed, those its .gitignore names too)
+if [ ! -f "$cache/git/.rht-done2" ]; then
 	step "unpacking DPDK $version into $cache/git"
-	rm -rf "$cache/git"
+	rm -rf "$cache/git" "$cache/series"
 	mkdir -p "$cache/git"
 	if [ -d "$input" ]; then
 		(cd "$input" && tar --exclude=./.git -cf - .) | tar -xf - -C "$cache/git"
 	else
 		tar -xf "$input" -C "$cache/git" --strip-components=1
 	fi
-	(cd "$cache/git" && git init -q && git_q add -A &&
+	(cd "$cache/git" && git init -q && git_q add -A -f &&
 		GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z \
 		git_q commit -q -m "DPDK $version" && git tag base)
-	touch "$cache/git/.rht-done"
+	touch "$cache/git/.rht-done2"
 fi
 
 # ---- the patch series, in a scratch clone
@@ -138,7 +139,7 @@ echo "$(ls "$out"/*.patch | wc -l) patches in $out"
 step "laying the library into $cache/src"
 if [ ! -d "$cache/src" ]; then
 	cp -a "$cache/git" "$cache/src"
-	rm -rf "$cache/src/.git" "$cache/src/.rht-done"
+	rm -rf "$cache/src/.git" "$cache/src/.rht-done2"
 fi
 laid=$(git -C "$series" diff --name-only base rhashtable)
 # files a previous run laid and this one does not: back to the release's
@@ -267,7 +268,12 @@ step "check-doc-vs-code.sh"
 
 step "checkpatches.sh on the series"
 checkpatch=$("$top/devtools/get-checkpatch.sh")
-if ! (cd "$series" && DPDK_CHECKPATCH_PATH=$checkpatch DPDK_CHECKPATCH_CODESPELL=enable \
+# codespell's dictionaries as DPDK's devtools/build-dict.sh combines them
+# (without the two-letter entries that flag DPDK's names, "te" and so on)
+dict=$(dirname "$checkpatch")/dpdk-dictionary.txt
+codespell_py=$(python3 -c 'import codespell_lib, os; print(os.path.dirname(os.path.dirname(codespell_lib.__file__)))')
+"$series/devtools/build-dict.sh" "$codespell_py" > "$dict"
+if ! (cd "$series" && DPDK_CHECKPATCH_PATH=$checkpatch DPDK_CHECKPATCH_CODESPELL=$dict \
 	devtools/checkpatches.sh "$out"/*.patch); then
 	fail "checkpatches.sh"
 fi

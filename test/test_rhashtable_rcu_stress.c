@@ -725,7 +725,7 @@ out:
 static struct {
 	struct rte_rhashtable *ht;
 	struct rte_rcu_qsbr *v;
-	uint32_t nwriters, nown, nshared;
+	uint32_t nwriters, n_own, nshared;
 	uint32_t barrier;
 	uint32_t done;
 	struct stress_obj **own[RTE_MAX_LCORE];
@@ -750,8 +750,8 @@ race_own(unsigned int w, unsigned int id, struct stress_counts *c)
 	uint32_t i;
 	int ret;
 
-	for (i = 0; i < race.nown; i++) {
-		uint64_t key = STRESS_KEY(STRESS_CLS_CHURN, w * race.nown + i);
+	for (i = 0; i < race.n_own; i++) {
+		uint64_t key = STRESS_KEY(STRESS_CLS_CHURN, w * race.n_own + i);
 
 		own[i] = stress_obj_new(key, id);
 		if (own[i] == NULL) {
@@ -764,7 +764,7 @@ race_own(unsigned int w, unsigned int id, struct stress_counts *c)
 			c->errors++;
 		race_qs(id, i);
 	}
-	for (i = 1; i < race.nown; i += 2) {
+	for (i = 1; i < race.n_own; i += 2) {
 		if (own[i] != NULL && rte_rhashtable_remove(race.ht, &own[i]->node) != 0)
 			c->errors++;
 		race_qs(id, i);
@@ -865,11 +865,11 @@ race_check(void)
 			    (i % 3 == 0 ? NULL : race.shared[i]), "shared key %u wrong", i);
 	}
 	for (w = 0; w < race.nwriters; w++)
-		for (i = 0; i < race.nown; i++)
+		for (i = 0; i < race.n_own; i++)
 			TEST_ASSERT(rte_rhashtable_lookup(race.ht, &race.own[w][i]->key) ==
 				    ((i & 1) ? NULL : race.own[w][i]),
 				    "writer %u key %u wrong", w, i);
-	expected = (uint64_t)race.nwriters * ((race.nown + 1) / 2) +
+	expected = (uint64_t)race.nwriters * ((race.n_own + 1) / 2) +
 		race.nshared - (race.nshared + 2) / 3;
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(race.ht), expected, "count %u, expected %" PRIu64,
 			  rte_rhashtable_count(race.ht), expected);
@@ -888,7 +888,7 @@ race_cleanup(int service_lcore)
 	for (w = 0; w < RTE_MAX_LCORE; w++) {
 		if (race.own[w] == NULL)
 			continue;
-		for (i = 0; i < race.nown; i++)
+		for (i = 0; i < race.n_own; i++)
 			stress_obj_discard(race.own[w][i]);
 		free(race.own[w]);
 	}
@@ -899,13 +899,13 @@ race_cleanup(int service_lcore)
 }
 
 static int
-race_setup(uint32_t nown, uint32_t nshared)
+race_setup(uint32_t n_own, uint32_t nshared)
 {
 	struct rte_rhashtable_rcu_config rc;
 	struct rte_rhashtable_params p;
 
 	memset(&race, 0, sizeof(race));
-	race.nown = nown;
+	race.n_own = n_own;
 	race.nshared = RTE_MIN(nshared, RACE_MAX_SHARED);
 	stress_params_init(&p, "rht_race");
 	p.automatic_shrinking = true;
@@ -921,7 +921,7 @@ race_setup(uint32_t nown, uint32_t nshared)
 }
 
 static int
-race_case(uint32_t nown, uint32_t nshared)
+race_case(uint32_t n_own, uint32_t nshared)
 {
 	unsigned int lcores[RTE_MAX_LCORE], n, i;
 	int service_lcore = -1, ret = TEST_FAILED;
@@ -929,7 +929,7 @@ race_case(uint32_t nown, uint32_t nshared)
 
 	if (!stress_case_selected("rht_race"))
 		return TEST_SKIPPED;
-	if (race_setup(nown, nshared) != 0)
+	if (race_setup(n_own, nshared) != 0)
 		goto out;
 	service_lcore = stress_service_start(race.ht, 2);
 	n = stress_worker_lcores(lcores, RTE_MAX_LCORE);
@@ -940,7 +940,7 @@ race_case(uint32_t nown, uint32_t nshared)
 	}
 	race.nwriters = n;
 	for (i = 0; i < n; i++) {
-		race.own[i] = calloc(nown, sizeof(*race.own[i]));
+		race.own[i] = calloc(n_own, sizeof(*race.own[i]));
 		if (race.own[i] == NULL)
 			goto out;
 	}
@@ -955,7 +955,7 @@ race_case(uint32_t nown, uint32_t nshared)
 	for (i = 0; i < n; i++)
 		rte_eal_wait_lcore(lcores[i]);
 	printf("writers race: %u writers, %u own keys each, %u shared keys, %" PRIu64 " ms\n",
-	       n, nown, race.nshared,
+	       n, n_own, race.nshared,
 	       (rte_get_timer_cycles() - start) * 1000 / rte_get_timer_hz());
 	/* the service may still be rehashing: look up as a registered reader */
 	rte_rcu_qsbr_thread_register(race.v, rte_lcore_id());
