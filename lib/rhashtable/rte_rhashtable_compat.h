@@ -18,8 +18,6 @@
  * Internal: not part of the API.
  */
 
-#include <stdint.h>
-
 #include <rte_version.h>
 
 #if RTE_VERSION_NUM(23, 11, 0, 0) > RTE_VERSION
@@ -39,29 +37,10 @@
 #define rte_atomic_compare_exchange_strong_explicit(ptr, expected, desired, succ, fail) \
 	__atomic_compare_exchange_n(ptr, expected, desired, 0, succ, fail)
 
-static inline unsigned int
-rte_ctz64(uint64_t v)
-{
-	return (unsigned int)__builtin_ctzll(v);
-}
-
-static inline unsigned int
-rte_clz32(uint32_t v)
-{
-	return (unsigned int)__builtin_clz(v);
-}
-
-static inline unsigned int
-rte_popcount32(uint32_t v)
-{
-	return (unsigned int)__builtin_popcount(v);
-}
-
-static inline unsigned int
-rte_popcount64(uint64_t v)
-{
-	return (unsigned int)__builtin_popcountll(v);
-}
+#define rte_ctz64(v) ((unsigned int)__builtin_ctzll(v))
+#define rte_clz32(v) ((unsigned int)__builtin_clz(v))
+#define rte_popcount32(v) ((unsigned int)__builtin_popcount(v))
+#define rte_popcount64(v) ((unsigned int)__builtin_popcountll(v))
 
 #endif /* RTE_VERSION < 23.11 */
 
