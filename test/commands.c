@@ -5,7 +5,7 @@
 /*
  * The RTE>> prompt of dpdk-rhashtable-test: one instruction whose single
  * token takes any word, so every registered test name is a command, plus the
- * built-in "quit" and "dump_test_names".
+ * built-in "quit" and "help" (or "dump_test_names"), which lists the names.
  */
 
 #include <stdio.h>
@@ -43,7 +43,7 @@ cmd_word_parsed(void *parsed_result, struct cmdline *cl, void *data __rte_unused
 		cmdline_quit(cl);
 		return;
 	}
-	if (strcmp(res->word, "dump_test_names") == 0) {
+	if (strcmp(res->word, "help") == 0 || strcmp(res->word, "dump_test_names") == 0) {
 		dump_test_names();
 		fflush(stdout);
 		return;
@@ -59,7 +59,7 @@ static cmdline_parse_token_string_t cmd_word_tok =
 static cmdline_parse_inst_t cmd_word = {
 	.f = cmd_word_parsed,
 	.data = NULL,
-	.help_str = "<test name> | dump_test_names | quit",
+	.help_str = "<test name> | help (lists the test names) | quit",
 	.tokens = {
 		(void *)&cmd_word_tok,
 		NULL,

@@ -4,7 +4,9 @@
 
 /*
  * main() of dpdk-rhashtable-test: EAL init (with the --no-huge fallback of
- * common/), then the command named by DPDK_TEST, or the RTE>> prompt.
+ * common/), then, as dpdk-test does, the command named by DPDK_TEST, else
+ * the test names given after the EAL arguments and "--", else the RTE>>
+ * prompt.
  * Also the unit test suite runner and the command list.
  */
 
@@ -63,7 +65,7 @@ run_test_command(const char *name)
 	int ret;
 
 	if (t == NULL) {
-		printf("Unknown test command '%s' (dump_test_names lists them)\n", name);
+		printf("Unknown test command '%s' (help lists them)\n", name);
 		return TEST_FAILED;
 	}
 	start = rte_get_timer_cycles();
@@ -74,6 +76,27 @@ run_test_command(const char *name)
 	       (double)(rte_get_timer_cycles() - start) * 1000.0 / rte_get_timer_hz());
 	fflush(stdout);
 	return ret;
+}
+
+/*
+ * The tests named on the command line, in order, as dpdk-test runs them:
+ * failed if one failed, skipped if all were skipped.
+ */
+static int
+run_test_names(int n, char **names)
+{
+	int i, ret, failed = 0, skipped = 0;
+
+	for (i = 0; i < n; i++) {
+		ret = run_test_command(names[i]);
+		if (ret == TEST_SKIPPED)
+			skipped++;
+		else if (ret != TEST_SUCCESS)
+			failed++;
+	}
+	if (failed > 0)
+		return TEST_FAILED;
+	return skipped == n ? TEST_SKIPPED : TEST_SUCCESS;
 }
 
 /* Run one case: setup, case, teardown. A failed setup counts as failed. */
@@ -205,13 +228,19 @@ main(int argc, char **argv)
 	}
 
 	eal_argv = rht_eal_args_with_memory(&argc, argv, test_mem_mb());
-	if (rte_eal_init(argc, eal_argv) < 0) {
+	ret = rte_eal_init(argc, eal_argv);
+	if (ret < 0) {
 		fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
 		return 1;
 	}
+	/* what follows the EAL arguments ("--" included) are test names */
+	argc -= ret;
+	eal_argv += ret;
 
 	if (name != NULL && name[0] != '\0')
 		ret = run_test_command(name);
+	else if (argc > 1)
+		ret = run_test_names(argc - 1, eal_argv + 1);
 	else
 		ret = test_prompt();
 

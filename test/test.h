@@ -131,6 +131,18 @@ void add_test_command(struct test_command *t);
 		add_test_command(&test_struct_##cmd);			\
 	}
 
+/*
+ * The registration macros of DPDK's app/test/test.h, so that the library's
+ * test files build unchanged in dpdk-test too (devtools/dpdk-tree.sh lays
+ * them into a DPDK tree, whose meson reads the suite from the macro name).
+ * Here the suites and EAL arguments come from test/meson.build instead:
+ * no_huge (the test runs with --no-huge) and asan (it runs under
+ * AddressSanitizer) only matter to DPDK's meson.
+ */
+#define REGISTER_FAST_TEST(cmd, no_huge, asan, func) REGISTER_TEST_COMMAND(cmd, func)
+#define REGISTER_PERF_TEST(cmd, func) REGISTER_TEST_COMMAND(cmd, func)
+#define REGISTER_STRESS_TEST(cmd, func) REGISTER_TEST_COMMAND(cmd, func)
+
 /** Run a registered command by name: its result, or TEST_FAILED if unknown. */
 int run_test_command(const char *name);
 

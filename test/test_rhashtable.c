@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -817,7 +818,7 @@ default_hash_avalanche(void)
 		h = rte_rhashtable_default_hash(key, sizeof(key), 0x1234);
 		for (bit = 0; bit < 128; bit += 3) {
 			key[bit / 32] ^= 1u << (bit % 32);
-			flips += __builtin_popcount(h ^
+			flips += rte_popcount32(h ^
 				rte_rhashtable_default_hash(key, sizeof(key), 0x1234));
 			key[bit / 32] ^= 1u << (bit % 32);
 			n++;
@@ -890,4 +891,4 @@ test_rhashtable(void)
 	return unit_test_suite_runner(&rhashtable_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_autotest, test_rhashtable);
+REGISTER_FAST_TEST(rhashtable_autotest, true, true, test_rhashtable);

@@ -38,13 +38,13 @@ static void
 handoff(void)
 {
 	int self = handoff_self;
-	uint32_t gen = __atomic_add_fetch(&handoff_gen, 1, __ATOMIC_SEQ_CST);
+	uint32_t gen = (rte_atomic_fetch_add_explicit(&handoff_gen, 1, rte_memory_order_seq_cst) + 1);
 
-	__atomic_store_n(&inside_gen[self], gen, __ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&inside_gen[1 - self], __ATOMIC_SEQ_CST) <= gen &&
-	       !__atomic_load_n(&handoff_stop, __ATOMIC_SEQ_CST)) {
+	rte_atomic_store_explicit(&inside_gen[self], gen, rte_memory_order_seq_cst);
+	while (rte_atomic_load_explicit(&inside_gen[1 - self], rte_memory_order_seq_cst) <= gen &&
+	       !rte_atomic_load_explicit(&handoff_stop, rte_memory_order_seq_cst)) {
 		if (rte_get_timer_cycles() > handoff_deadline)
-			__atomic_store_n(&handoff_stop, true, __ATOMIC_SEQ_CST);
+			rte_atomic_store_explicit(&handoff_stop, true, rte_memory_order_seq_cst);
 		rte_pause();
 	}
 }
@@ -79,7 +79,7 @@ handoff_writer_main(void *arg)
 	struct handoff_writer *w = arg;
 
 	handoff_self = w->self;
-	while (!__atomic_load_n(&handoff_stop, __ATOMIC_SEQ_CST)) {
+	while (!rte_atomic_load_explicit(&handoff_stop, rte_memory_order_seq_cst)) {
 		if (rte_rhashtable_insert(w->ht, &w->obj->node) != 0 ||
 		    rte_rhashtable_remove(w->ht, &w->obj->node) != 0) {
 			w->failed = 1;
@@ -119,7 +119,7 @@ test_anon_writers_handoff(void)
 		TEST_ASSERT_SUCCESS(ret, "pthread_create");
 	}
 	/* wait until the handover runs: both threads entered at least once */
-	while (__atomic_load_n(&handoff_gen, __ATOMIC_SEQ_CST) < 4)
+	while (rte_atomic_load_explicit(&handoff_gen, rte_memory_order_seq_cst) < 4)
 		rte_pause();
 
 	/* a re-seed: the worker attaches a table, then waits for the writers
@@ -131,7 +131,7 @@ test_anon_writers_handoff(void)
 	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(ht), "reseed");
 	ret = rte_rhashtable_rehash_run(ht);
 	took = rte_get_timer_cycles() - start;
-	stopped_first = __atomic_exchange_n(&handoff_stop, true, __ATOMIC_SEQ_CST);
+	stopped_first = rte_atomic_exchange_explicit(&handoff_stop, true, rte_memory_order_seq_cst);
 	for (i = 0; i < 2; i++)
 		pthread_join(tid[i], NULL);
 	TEST_ASSERT_SUCCESS(ret, "rehash_run");
@@ -153,4 +153,4 @@ test_rhashtable_anon_writers(void)
 	return test_anon_writers_handoff();
 }
 
-REGISTER_TEST_COMMAND(rhashtable_anon_writers_autotest, test_rhashtable_anon_writers);
+REGISTER_FAST_TEST(rhashtable_anon_writers_autotest, true, true, test_rhashtable_anon_writers);

@@ -210,12 +210,12 @@ as_walk(struct stress_counts *c)
 	rte_rhashtable_walk_stop(&it);
 	rte_rhashtable_walk_exit(&it);
 	if (ret != -ENOENT) {
-		__atomic_fetch_add(&as.walks_cut, 1, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&as.walks_cut, 1, rte_memory_order_relaxed);
 		return;
 	}
-	__atomic_fetch_add(&as.walks, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_add_explicit(&as.walks, 1, rte_memory_order_relaxed);
 	c->lookups += AS_NSTABLE;
-	c->misses += AS_NSTABLE - __builtin_popcount(seen);
+	c->misses += AS_NSTABLE - rte_popcount32(seen);
 }
 
 static int
@@ -320,8 +320,8 @@ as_live_obj_hash(const void *obj, uint32_t key_len, uint32_t seed)
 
 	if ((int)rte_lcore_id() == as.service_lcore)
 		rte_delay_us_block(1);
-	if (__atomic_load_n(&o->magic, __ATOMIC_RELAXED) != STRESS_MAGIC_LIVE)
-		__atomic_fetch_add(&as.dead_hashed, 1, __ATOMIC_RELAXED);
+	if (rte_atomic_load_explicit(&o->magic, rte_memory_order_relaxed) != STRESS_MAGIC_LIVE)
+		rte_atomic_fetch_add_explicit(&as.dead_hashed, 1, rte_memory_order_relaxed);
 	return as_key_hash(&o->key, key_len, seed);
 }
 
@@ -377,7 +377,7 @@ test_audit_live_hash(void)
 	rte_eal_mp_wait_lcore();
 	t = as_totals();
 	rte_rhashtable_stats_get(as.ht, &s);
-	dead = __atomic_load_n(&as.dead_hashed, __ATOMIC_RELAXED);
+	dead = rte_atomic_load_explicit(&as.dead_hashed, rte_memory_order_relaxed);
 	printf("live_hash: %" PRIu64 " writes, %" PRIu64 " re-seeds, %" PRIu64
 	       " objects moved, %" PRIu64 " freed objects hashed\n", t.ops, s.reseeds,
 	       s.objs_moved, dead);
@@ -513,5 +513,5 @@ test_rhashtable_audit(void)
 	return unit_test_suite_runner(&audit_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_audit_short_autotest, test_rhashtable_audit_short);
-REGISTER_TEST_COMMAND(rhashtable_audit_autotest, test_rhashtable_audit);
+REGISTER_FAST_TEST(rhashtable_audit_short_autotest, true, true, test_rhashtable_audit_short);
+REGISTER_STRESS_TEST(rhashtable_audit_autotest, test_rhashtable_audit);

@@ -24,6 +24,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -690,4 +691,4 @@ test_rhashtable_errors(void)
 	return unit_test_suite_runner(&errors_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_errors_autotest, test_rhashtable_errors);
+REGISTER_FAST_TEST(rhashtable_errors_autotest, true, true, test_rhashtable_errors);

@@ -15,6 +15,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,7 +159,7 @@ insert_all(struct rte_rhashtable *ht, const struct fault_run *fr, struct fault_r
 		ret = rte_rhashtable_lookup_insert(ht, &fobjs[i].node);
 		if (ret == 0) {
 			/* release: readers that see the flag look the object up */
-			__atomic_store_n(&present[i], 1, __ATOMIC_RELEASE);
+			rte_atomic_store_explicit(&present[i], 1, rte_memory_order_release);
 			res->inserted++;
 		} else if (ret == -ENOMEM && faults_on) {
 			res->enomem++;
@@ -166,7 +167,7 @@ insert_all(struct rte_rhashtable *ht, const struct fault_run *fr, struct fault_r
 			printf("%s: insert %u returned %d\n", fr->name, i, ret);
 			return -1;
 		}
-		__atomic_store_n(&rd.hi, i + 1, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&rd.hi, i + 1, rte_memory_order_release);
 		if (i % FAULT_WORKER_EVERY != 0)
 			continue;
 		ret = worker_step(ht, fr->use_service);
@@ -220,7 +221,8 @@ fault_print(const struct fault_run *fr, const struct fault_result *r)
 	       "%" PRIu64 " nested), %u buckets x %u tables during; after: %u buckets, "
 	       "%" PRIu64 " grows; readers: %" PRIu64 " lookups, %" PRIu64 " misses; "
 	       "objects lost: %u\n",
-	       fr->name, r->inserted_under_faults, FAULT_N_OBJS, r->enomem, r->worker_enomem, r->faults,
+	       fr->name, r->inserted_under_faults, FAULT_N_OBJS, r->enomem, r->worker_enomem,
+	       r->faults,
 	       r->during.alloc_failures, r->during.nested_tables, r->during.buckets,
 	       r->during.ntables, r->after.buckets, r->after.grows, r->lookups, r->misses,
 	       r->lost);
@@ -485,7 +487,7 @@ test_rhashtable_faults(void)
 	return unit_test_suite_runner(&faults_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_faults_autotest, test_rhashtable_faults);
+REGISTER_FAST_TEST(rhashtable_faults_autotest, true, true, test_rhashtable_faults);
 
 /* ---- out of memory ---- */
 
@@ -656,4 +658,4 @@ test_rhashtable_oom(void)
 	return TEST_SUCCESS;
 }
 
-REGISTER_TEST_COMMAND(rhashtable_oom_autotest, test_rhashtable_oom);
+REGISTER_FAST_TEST(rhashtable_oom_autotest, true, true, test_rhashtable_oom);

@@ -24,6 +24,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,7 +387,7 @@ test_rhashtable_flood(void)
 	return unit_test_suite_runner(&flood_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_flood_autotest, test_rhashtable_flood);
+REGISTER_FAST_TEST(rhashtable_flood_autotest, true, true, test_rhashtable_flood);
 
 /* ---- hash cost ---- */
 
@@ -442,4 +443,4 @@ test_hash_perf(void)
 	return TEST_SUCCESS;
 }
 
-REGISTER_TEST_COMMAND(rhashtable_hash_perf_autotest, test_hash_perf);
+REGISTER_PERF_TEST(rhashtable_hash_perf_autotest, test_hash_perf);

@@ -303,7 +303,7 @@ test_rhashtable_mp(void)
 	return ret;
 }
 
-REGISTER_TEST_COMMAND(rhashtable_mp_autotest, test_rhashtable_mp);
+REGISTER_FAST_TEST(rhashtable_mp_autotest, false, true, test_rhashtable_mp);
 
 /* ---- secondary ---- */
 

@@ -296,4 +296,4 @@ test_rhashtable_perf(void)
 	return TEST_SUCCESS;
 }
 
-REGISTER_TEST_COMMAND(rhashtable_perf_autotest, test_rhashtable_perf);
+REGISTER_PERF_TEST(rhashtable_perf_autotest, test_rhashtable_perf);

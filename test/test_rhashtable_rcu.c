@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -255,4 +256,4 @@ test_rhashtable_rcu_basic(void)
 	return unit_test_suite_runner(&rcu_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_rcu_basic_autotest, test_rhashtable_rcu_basic);
+REGISTER_FAST_TEST(rhashtable_rcu_basic_autotest, true, true, test_rhashtable_rcu_basic);

@@ -116,12 +116,13 @@ rs_rand(uint64_t *s)
 static bool
 rs_stopped(void)
 {
-	return __atomic_load_n(&rs.stop, __ATOMIC_RELAXED) != 0;
+	return rte_atomic_load_explicit(&rs.stop, rte_memory_order_relaxed) != 0;
 }
 
 /* Print the first few failures only: a bug would flood the log otherwise. */
 #define RS_REPORT(fmt, ...) do {						\
-	if (__atomic_fetch_add(&rs.printed, 1, __ATOMIC_RELAXED) < RS_PRINT_MAX) \
+	if (rte_atomic_fetch_add_explicit(&rs.printed, 1,			\
+					  rte_memory_order_relaxed) < RS_PRINT_MAX) \
 		printf("lcore %u: " fmt "\n", rte_lcore_id(), ##__VA_ARGS__);	\
 } while (0)
 
@@ -181,9 +182,9 @@ rs_reader_burst(struct stress_counts *c, uint64_t *rng)
 		kp[i] = &keys[i];
 	}
 	n = rte_rhashtable_lookup_bulk(rs.ht, kp, RS_BURST, &hits, objs);
-	if (n != __builtin_popcountll(hits)) {
+	if (n != (int)rte_popcount64(hits)) {
 		c->bad_objs++;
-		RS_REPORT("lookup_bulk returned %d for %d hits", n, __builtin_popcountll(hits));
+		RS_REPORT("lookup_bulk returned %d for %u hits", n, rte_popcount64(hits));
 	}
 	for (i = 0; i < RS_BURST; i++) {
 		if (((hits >> i) & 1) != (objs[i] != NULL)) {
@@ -588,7 +589,7 @@ rs_run(const struct rs_cfg *cfg, const unsigned int *lcores, unsigned int n)
 
 	if (rs_writers_init(cfg, nwriters) != 0)
 		return -ENOMEM;
-	__atomic_store_n(&rs.stop, 0, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&rs.stop, 0, rte_memory_order_relaxed);
 	for (i = 0; i < n; i++) {
 		if (i < nwriters)
 			rte_eal_remote_launch(rs_writer, &rs.writers[i], lcores[i]);
@@ -596,7 +597,7 @@ rs_run(const struct rs_cfg *cfg, const unsigned int *lcores, unsigned int n)
 			rte_eal_remote_launch(rs_reader, NULL, lcores[i]);
 	}
 	rs_control(cfg);
-	__atomic_store_n(&rs.stop, 1, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&rs.stop, 1, rte_memory_order_relaxed);
 	for (i = 0; i < n; i++)
 		rte_eal_wait_lcore(lcores[i]);
 	return 0;
@@ -724,7 +725,7 @@ out:
 static struct {
 	struct rte_rhashtable *ht;
 	struct rte_rcu_qsbr *v;
-	uint32_t nwriters, nown, nshared;
+	uint32_t nwriters, n_own, nshared;
 	uint32_t barrier;
 	uint32_t done;
 	struct stress_obj **own[RTE_MAX_LCORE];
@@ -749,8 +750,8 @@ race_own(unsigned int w, unsigned int id, struct stress_counts *c)
 	uint32_t i;
 	int ret;
 
-	for (i = 0; i < race.nown; i++) {
-		uint64_t key = STRESS_KEY(STRESS_CLS_CHURN, w * race.nown + i);
+	for (i = 0; i < race.n_own; i++) {
+		uint64_t key = STRESS_KEY(STRESS_CLS_CHURN, w * race.n_own + i);
 
 		own[i] = stress_obj_new(key, id);
 		if (own[i] == NULL) {
@@ -763,7 +764,7 @@ race_own(unsigned int w, unsigned int id, struct stress_counts *c)
 			c->errors++;
 		race_qs(id, i);
 	}
-	for (i = 1; i < race.nown; i += 2) {
+	for (i = 1; i < race.n_own; i += 2) {
 		if (own[i] != NULL && rte_rhashtable_remove(race.ht, &own[i]->node) != 0)
 			c->errors++;
 		race_qs(id, i);
@@ -789,8 +790,8 @@ race_shared_insert(unsigned int id, struct stress_counts *c)
 		ret = (i & 1) ? rte_rhashtable_lookup_insert(race.ht, &o->node) :
 			rte_rhashtable_lookup_get_insert(race.ht, &o->node, &existing);
 		if (ret == 0) {
-			__atomic_fetch_add(&race.wins[i], 1, __ATOMIC_RELAXED);
-			__atomic_store_n(&race.shared[i], o, __ATOMIC_RELEASE);
+			rte_atomic_fetch_add_explicit(&race.wins[i], 1, rte_memory_order_relaxed);
+			rte_atomic_store_explicit(&race.shared[i], o, rte_memory_order_release);
 		} else {
 			if (ret != -EEXIST ||
 			    ((i & 1) == 0 && !stress_obj_ok(existing, key)))
@@ -809,11 +810,13 @@ race_shared_remove(unsigned int id, struct stress_counts *c)
 	uint32_t i;
 
 	for (i = 0; i < race.nshared; i += 3) {
-		struct stress_obj *o = __atomic_load_n(&race.shared[i], __ATOMIC_ACQUIRE);
+		struct stress_obj *o = rte_atomic_load_explicit(&race.shared[i],
+								rte_memory_order_acquire);
 		int ret = o == NULL ? -EINVAL : rte_rhashtable_remove(race.ht, &o->node);
 
 		if (ret == 0)
-			__atomic_fetch_add(&race.removed[i], 1, __ATOMIC_RELAXED);
+			rte_atomic_fetch_add_explicit(&race.removed[i], 1,
+						      rte_memory_order_relaxed);
 		else if (ret != -ENOENT)
 			c->errors++;
 		race_qs(id, i);
@@ -832,13 +835,13 @@ race_writer(void *arg)
 	race_own(w, id, c);
 	race_shared_insert(id, c);
 	/* every winner is known before anyone removes */
-	__atomic_fetch_add(&race.barrier, 1, __ATOMIC_ACQ_REL);
-	while (__atomic_load_n(&race.barrier, __ATOMIC_ACQUIRE) < race.nwriters)
+	rte_atomic_fetch_add_explicit(&race.barrier, 1, rte_memory_order_acq_rel);
+	while (rte_atomic_load_explicit(&race.barrier, rte_memory_order_acquire) < race.nwriters)
 		rte_rcu_qsbr_quiescent(race.v, id);
 	race_shared_remove(id, c);
 	rte_rcu_qsbr_thread_offline(race.v, id);
 	rte_rcu_qsbr_thread_unregister(race.v, id);
-	__atomic_fetch_add(&race.done, 1, __ATOMIC_RELEASE);
+	rte_atomic_fetch_add_explicit(&race.done, 1, rte_memory_order_release);
 	return 0;
 }
 
@@ -862,11 +865,11 @@ race_check(void)
 			    (i % 3 == 0 ? NULL : race.shared[i]), "shared key %u wrong", i);
 	}
 	for (w = 0; w < race.nwriters; w++)
-		for (i = 0; i < race.nown; i++)
+		for (i = 0; i < race.n_own; i++)
 			TEST_ASSERT(rte_rhashtable_lookup(race.ht, &race.own[w][i]->key) ==
 				    ((i & 1) ? NULL : race.own[w][i]),
 				    "writer %u key %u wrong", w, i);
-	expected = (uint64_t)race.nwriters * ((race.nown + 1) / 2) +
+	expected = (uint64_t)race.nwriters * ((race.n_own + 1) / 2) +
 		race.nshared - (race.nshared + 2) / 3;
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(race.ht), expected, "count %u, expected %" PRIu64,
 			  rte_rhashtable_count(race.ht), expected);
@@ -885,7 +888,7 @@ race_cleanup(int service_lcore)
 	for (w = 0; w < RTE_MAX_LCORE; w++) {
 		if (race.own[w] == NULL)
 			continue;
-		for (i = 0; i < race.nown; i++)
+		for (i = 0; i < race.n_own; i++)
 			stress_obj_discard(race.own[w][i]);
 		free(race.own[w]);
 	}
@@ -896,13 +899,13 @@ race_cleanup(int service_lcore)
 }
 
 static int
-race_setup(uint32_t nown, uint32_t nshared)
+race_setup(uint32_t n_own, uint32_t nshared)
 {
 	struct rte_rhashtable_rcu_config rc;
 	struct rte_rhashtable_params p;
 
 	memset(&race, 0, sizeof(race));
-	race.nown = nown;
+	race.n_own = n_own;
 	race.nshared = RTE_MIN(nshared, RACE_MAX_SHARED);
 	stress_params_init(&p, "rht_race");
 	p.automatic_shrinking = true;
@@ -918,7 +921,7 @@ race_setup(uint32_t nown, uint32_t nshared)
 }
 
 static int
-race_case(uint32_t nown, uint32_t nshared)
+race_case(uint32_t n_own, uint32_t nshared)
 {
 	unsigned int lcores[RTE_MAX_LCORE], n, i;
 	int service_lcore = -1, ret = TEST_FAILED;
@@ -926,7 +929,7 @@ race_case(uint32_t nown, uint32_t nshared)
 
 	if (!stress_case_selected("rht_race"))
 		return TEST_SKIPPED;
-	if (race_setup(nown, nshared) != 0)
+	if (race_setup(n_own, nshared) != 0)
 		goto out;
 	service_lcore = stress_service_start(race.ht, 2);
 	n = stress_worker_lcores(lcores, RTE_MAX_LCORE);
@@ -937,13 +940,13 @@ race_case(uint32_t nown, uint32_t nshared)
 	}
 	race.nwriters = n;
 	for (i = 0; i < n; i++) {
-		race.own[i] = calloc(nown, sizeof(*race.own[i]));
+		race.own[i] = calloc(n_own, sizeof(*race.own[i]));
 		if (race.own[i] == NULL)
 			goto out;
 	}
 	for (i = 0; i < n; i++)
 		rte_eal_remote_launch(race_writer, (void *)(uintptr_t)i, lcores[i]);
-	while (__atomic_load_n(&race.done, __ATOMIC_ACQUIRE) < n) {
+	while (rte_atomic_load_explicit(&race.done, rte_memory_order_acquire) < n) {
 		rte_rhashtable_reseed(race.ht);
 		if (service_lcore < 0)
 			rte_rhashtable_rehash_run(race.ht);
@@ -952,7 +955,7 @@ race_case(uint32_t nown, uint32_t nshared)
 	for (i = 0; i < n; i++)
 		rte_eal_wait_lcore(lcores[i]);
 	printf("writers race: %u writers, %u own keys each, %u shared keys, %" PRIu64 " ms\n",
-	       n, nown, race.nshared,
+	       n, n_own, race.nshared,
 	       (rte_get_timer_cycles() - start) * 1000 / rte_get_timer_hz());
 	/* the service may still be rehashing: look up as a registered reader */
 	rte_rcu_qsbr_thread_register(race.v, rte_lcore_id());
@@ -1064,8 +1067,8 @@ test_rhashtable_rcu_short(void)
 	return unit_test_suite_runner(&rcu_stress_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_rcu_autotest, test_rhashtable_rcu_stress);
-REGISTER_TEST_COMMAND(rhashtable_rcu_short_autotest, test_rhashtable_rcu_short);
+REGISTER_STRESS_TEST(rhashtable_rcu_autotest, test_rhashtable_rcu_stress);
+REGISTER_FAST_TEST(rhashtable_rcu_short_autotest, true, true, test_rhashtable_rcu_short);
 
 /*
  * ---- rhashtable_rcu_writer_repro_autotest ----
@@ -1098,9 +1101,9 @@ static uint32_t
 wr_hash(const void *key, uint32_t key_len, uint32_t seed)
 {
 	if (rte_lcore_id() == wr.writer_lcore &&
-	    __atomic_exchange_n(&wr.armed, 0, __ATOMIC_ACQ_REL) != 0) {
-		__atomic_store_n(&wr.parked, 1, __ATOMIC_RELEASE);
-		while (__atomic_load_n(&wr.release, __ATOMIC_ACQUIRE) == 0)
+	    rte_atomic_exchange_explicit(&wr.armed, 0, rte_memory_order_acq_rel) != 0) {
+		rte_atomic_store_explicit(&wr.parked, 1, rte_memory_order_release);
+		while (rte_atomic_load_explicit(&wr.release, rte_memory_order_acquire) == 0)
 			rte_delay_us_sleep(100);
 		if (wr.escape)
 			longjmp(wr.env, 1);
@@ -1117,7 +1120,7 @@ wr_writer(void *arg)
 		*ret = -ECANCELED;
 		return 0;
 	}
-	__atomic_store_n(&wr.armed, 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&wr.armed, 1, rte_memory_order_release);
 	*ret = rte_rhashtable_remove(wr.ht, &wr.obj.node);
 	return 0;
 }
@@ -1128,7 +1131,7 @@ wr_rehasher(void *arg)
 	RTE_SET_USED(arg);
 	rte_rhashtable_reseed(wr.ht);
 	rte_rhashtable_rehash_run(wr.ht);
-	__atomic_store_n(&wr.run_done, 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&wr.run_done, 1, rte_memory_order_release);
 	return 0;
 }
 
@@ -1159,9 +1162,9 @@ wr_setup(void)
 static bool
 wr_wait(uint32_t *flag, unsigned int ms)
 {
-	while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == 0 && ms-- > 0)
+	while (rte_atomic_load_explicit(flag, rte_memory_order_acquire) == 0 && ms-- > 0)
 		rte_delay_us_sleep(1000);
-	return __atomic_load_n(flag, __ATOMIC_ACQUIRE) != 0;
+	return rte_atomic_load_explicit(flag, rte_memory_order_acquire) != 0;
 }
 
 static int
@@ -1186,7 +1189,7 @@ test_rhashtable_rcu_writer_repro(void)
 	printf("while a writer is inside remove(): rehashes_done %" PRIu64
 	       " tables_freed %" PRIu64 "\n", s.rehashes_done, s.tables_freed);
 	wr.escape = s.tables_freed != 0;
-	__atomic_store_n(&wr.release, 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&wr.release, 1, rte_memory_order_release);
 	rte_eal_wait_lcore(lcores[0]);
 	rte_eal_wait_lcore(lcores[1]);
 	TEST_ASSERT_EQUAL(s.tables_freed, 0, "a bucket table was freed under a writer");
@@ -1196,7 +1199,8 @@ test_rhashtable_rcu_writer_repro(void)
 	return TEST_SUCCESS;
 }
 
-REGISTER_TEST_COMMAND(rhashtable_rcu_writer_repro_autotest, test_rhashtable_rcu_writer_repro);
+REGISTER_FAST_TEST(rhashtable_rcu_writer_repro_autotest, true, true,
+		   test_rhashtable_rcu_writer_repro);
 
 /*
  * ---- rhashtable_rcu_dq_full_repro_autotest ----
@@ -1240,12 +1244,12 @@ dqf_writer(void *arg)
 	rte_rcu_qsbr_thread_online(dqf.v, id);
 	for (i = 0; i < DQF_OBJS; i++) {
 		if (rte_rhashtable_remove(dqf.ht, &dqf.objs[i].node) == 0)
-			__atomic_fetch_add(&dqf.removed, 1, __ATOMIC_RELAXED);
+			rte_atomic_fetch_add_explicit(&dqf.removed, 1, rte_memory_order_relaxed);
 		rte_rcu_qsbr_quiescent(dqf.v, id);
 	}
 	rte_rcu_qsbr_thread_offline(dqf.v, id);
 	rte_rcu_qsbr_thread_unregister(dqf.v, id);
-	__atomic_store_n(&dqf.done, 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&dqf.done, 1, rte_memory_order_release);
 	return 0;
 }
 
@@ -1295,11 +1299,11 @@ test_rhashtable_rcu_dq_full_repro(void)
 	rte_eal_remote_launch(dqf_writer, NULL, lcores[0]);
 	rte_delay_us_sleep(200 * 1000);
 	printf("removed %u of %u while a reader held the grace period\n",
-	       __atomic_load_n(&dqf.removed, __ATOMIC_RELAXED), DQF_OBJS);
+	       rte_atomic_load_explicit(&dqf.removed, rte_memory_order_relaxed), DQF_OBJS);
 	rte_rcu_qsbr_thread_offline(dqf.v, DQF_HOLDER);
 	rte_rcu_qsbr_thread_unregister(dqf.v, DQF_HOLDER);
 	blocked = !wr_wait(&dqf.done, 1000);
-	while (__atomic_load_n(&dqf.done, __ATOMIC_ACQUIRE) == 0) {
+	while (rte_atomic_load_explicit(&dqf.done, rte_memory_order_acquire) == 0) {
 		rte_rcu_qsbr_quiescent(dqf.v, lcores[0]);
 		rte_delay_us_sleep(100);
 	}
@@ -1312,4 +1316,5 @@ test_rhashtable_rcu_dq_full_repro(void)
 	return TEST_SUCCESS;
 }
 
-REGISTER_TEST_COMMAND(rhashtable_rcu_dq_full_repro_autotest, test_rhashtable_rcu_dq_full_repro);
+REGISTER_FAST_TEST(rhashtable_rcu_dq_full_repro_autotest, true, true,
+		   test_rhashtable_rcu_dq_full_repro);

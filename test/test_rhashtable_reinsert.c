@@ -196,4 +196,4 @@ test_rhashtable_reinsert(void)
 	return unit_test_suite_runner(&reinsert_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_reinsert_autotest, test_rhashtable_reinsert);
+REGISTER_FAST_TEST(rhashtable_reinsert_autotest, true, true, test_rhashtable_reinsert);

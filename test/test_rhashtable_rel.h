@@ -33,10 +33,10 @@
 
 #include "test.h"
 
-struct rel_reader_count {
+struct __rte_cache_aligned rel_reader_count {
 	uint64_t lookups;
 	uint64_t misses;
-} __rte_cache_aligned;
+};
 
 struct rel_readers {
 	struct rte_rhashtable *ht;
@@ -74,21 +74,22 @@ static inline void
 rel_reader_probe(struct rel_readers *r, struct rel_reader_count *c, uint64_t *seed)
 {
 	/* acquire: pairs with the main lcore's release stores of lo, hi and present[] */
-	uint32_t lo = __atomic_load_n(&r->lo, __ATOMIC_ACQUIRE);
-	uint32_t hi = __atomic_load_n(&r->hi, __ATOMIC_ACQUIRE);
+	uint32_t lo = rte_atomic_load_explicit(&r->lo, rte_memory_order_acquire);
+	uint32_t hi = rte_atomic_load_explicit(&r->hi, rte_memory_order_acquire);
 	const void *obj;
 	uint32_t i;
 
 	if (hi <= lo)
 		return;
 	i = lo + (uint32_t)(rel_xorshift(seed) % (hi - lo));
-	if (r->present != NULL && __atomic_load_n(&r->present[i], __ATOMIC_ACQUIRE) == 0)
+	if (r->present != NULL &&
+	    rte_atomic_load_explicit(&r->present[i], rte_memory_order_acquire) == 0)
 		return;
 	obj = rel_obj(r, i);
 	c->lookups++;
 	if (rte_rhashtable_lookup(r->ht, (const char *)obj + r->key_offset) == obj)
 		return;
-	if (i >= __atomic_load_n(&r->lo, __ATOMIC_ACQUIRE)) {
+	if (i >= rte_atomic_load_explicit(&r->lo, rte_memory_order_acquire)) {
 		c->misses++;
 		if (c->misses < 4)
 			printf("reader lcore %u missed object %u\n", rte_lcore_id(), i);
@@ -107,7 +108,7 @@ rel_reader_main(void *arg)
 	if (rte_rcu_qsbr_thread_register(r->v, id) != 0)
 		return -1;
 	rte_rcu_qsbr_thread_online(r->v, id);
-	while (__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE) == 0) {
+	while (rte_atomic_load_explicit(&r->stop, rte_memory_order_acquire) == 0) {
 		for (j = 0; j < 64; j++)
 			rel_reader_probe(r, c, &seed);
 		rte_rcu_qsbr_quiescent(r->v, id);
@@ -161,7 +162,7 @@ rel_readers_stop(struct rel_readers *r, uint64_t *lookups)
 	uint64_t misses = 0;
 	unsigned int lcore;
 
-	__atomic_store_n(&r->stop, 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&r->stop, 1, rte_memory_order_release);
 	rte_eal_mp_wait_lcore();
 	*lookups = 0;
 	RTE_LCORE_FOREACH_WORKER(lcore) {

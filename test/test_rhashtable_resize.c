@@ -14,6 +14,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -737,7 +738,7 @@ test_alloc_fail_emergency(void)
 			  rte_rhashtable_count(ht), ok);
 	for (i = 0; i < 400; i++)
 		TEST_ASSERT_EQUAL(rte_rhashtable_lookup(ht, &objs[i].key),
-				  objs[i].seen ? (void *)&objs[i] : NULL,
+				  (objs[i].seen ? (void *)&objs[i] : NULL),
 				  "object %u (inserted: %u)", i, objs[i].seen);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run with memory");
 	TEST_ASSERT_EQUAL(test_stats(ht).ntables, 1, "ntables");
@@ -786,8 +787,8 @@ test_rhashtable_nested(void)
 	return unit_test_suite_runner(&nested_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_sizing_autotest, test_rhashtable_sizing);
-REGISTER_TEST_COMMAND(rhashtable_resize_autotest, test_rhashtable_resize);
-REGISTER_TEST_COMMAND(rhashtable_reseed_autotest, test_rhashtable_reseed);
-REGISTER_TEST_COMMAND(rhashtable_chain_autotest, test_rhashtable_chain);
-REGISTER_TEST_COMMAND(rhashtable_nested_autotest, test_rhashtable_nested);
+REGISTER_FAST_TEST(rhashtable_sizing_autotest, true, true, test_rhashtable_sizing);
+REGISTER_FAST_TEST(rhashtable_resize_autotest, true, true, test_rhashtable_resize);
+REGISTER_FAST_TEST(rhashtable_reseed_autotest, true, true, test_rhashtable_reseed);
+REGISTER_FAST_TEST(rhashtable_chain_autotest, true, true, test_rhashtable_chain);
+REGISTER_FAST_TEST(rhashtable_nested_autotest, true, true, test_rhashtable_nested);

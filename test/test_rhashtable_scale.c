@@ -97,7 +97,7 @@ scale_insert(struct rte_rhashtable *ht, struct sobj *o, uint32_t n, struct scale
 			return -1;
 		}
 		/* release: the reader may look object i up from now on */
-		__atomic_store_n(&rd.hi, i + 1, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&rd.hi, i + 1, rte_memory_order_release);
 		if (i % SCALE_SERVICE_EVERY == 0)
 			service_iter(ht, f);
 	}
@@ -116,7 +116,7 @@ scale_remove(struct rte_rhashtable *ht, struct sobj *o, uint32_t n, struct scale
 		/* release: announce before removing, so that a reader that misses
 		 * object i afterwards knows it may be gone
 		 */
-		__atomic_store_n(&rd.lo, i + 1, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&rd.lo, i + 1, rte_memory_order_release);
 		ret = rte_rhashtable_remove(ht, &o[i].node);
 		if (ret != 0) {
 			printf("remove %u of %u returned %d\n", i, n, ret);
@@ -307,5 +307,5 @@ test_rhashtable_scale_short(void)
 	return scale_run(1U << 20);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_scale_autotest, test_rhashtable_scale);
-REGISTER_TEST_COMMAND(rhashtable_scale_short_autotest, test_rhashtable_scale_short);
+REGISTER_STRESS_TEST(rhashtable_scale_autotest, test_rhashtable_scale);
+REGISTER_FAST_TEST(rhashtable_scale_short_autotest, true, true, test_rhashtable_scale_short);

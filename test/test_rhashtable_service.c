@@ -350,5 +350,5 @@ test_rhashtable_numa(void)
 	return unit_test_suite_runner(&numa_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_service_autotest, test_rhashtable_service);
-REGISTER_TEST_COMMAND(rhashtable_numa_autotest, test_rhashtable_numa);
+REGISTER_FAST_TEST(rhashtable_service_autotest, true, true, test_rhashtable_service);
+REGISTER_FAST_TEST(rhashtable_numa_autotest, true, true, test_rhashtable_numa);

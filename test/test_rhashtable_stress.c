@@ -65,7 +65,7 @@ stress_case_selected(const char *name)
 int
 stress_pool_init(void)
 {
-	__atomic_store_n(&objs_freed, 0, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&objs_freed, 0, rte_memory_order_relaxed);
 #ifdef STRESS_ASAN
 	quarantine = NULL;
 	return 0;
@@ -129,9 +129,9 @@ stress_obj_free_cb(void *ctx, void *obj)
 	if (o->magic != STRESS_MAGIC_LIVE)
 		printf("free_obj: object %p freed twice (magic %" PRIx64 ")\n", obj, o->magic);
 	/* a reader still holding it sees this */
-	__atomic_store_n(&o->key, STRESS_KEY_POISON, __ATOMIC_RELAXED);
-	__atomic_store_n(&o->magic, STRESS_MAGIC_POISON, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&objs_freed, 1, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&o->key, STRESS_KEY_POISON, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&o->magic, STRESS_MAGIC_POISON, rte_memory_order_relaxed);
+	rte_atomic_fetch_add_explicit(&objs_freed, 1, rte_memory_order_relaxed);
 	if (quarantine == NULL || rte_ring_enqueue(quarantine, o) != 0)
 		free(o);
 }
@@ -139,7 +139,7 @@ stress_obj_free_cb(void *ctx, void *obj)
 uint64_t
 stress_objs_freed(void)
 {
-	return __atomic_load_n(&objs_freed, __ATOMIC_RELAXED);
+	return rte_atomic_load_explicit(&objs_freed, rte_memory_order_relaxed);
 }
 
 void

@@ -52,7 +52,7 @@ struct stress_obj {
 };
 
 /* Per-thread counters, one cache line each. */
-struct stress_counts {
+struct __rte_cache_aligned stress_counts {
 	uint64_t lookups;
 	uint64_t misses;      /* stable key not found: must stay 0 */
 	uint64_t false_hits;  /* never-inserted key found: must stay 0 */
@@ -60,7 +60,7 @@ struct stress_counts {
 	uint64_t ops;         /* writer operations */
 	uint64_t errors;      /* writer calls that returned an unexpected code */
 	uint64_t qs;          /* quiescent states reported */
-} __rte_cache_aligned;
+};
 
 /* Figures of the current test, printed at the end. */
 struct stress_totals {

@@ -417,7 +417,7 @@ test_rhashtable_telemetry(void)
 	return ret;
 }
 
-REGISTER_TEST_COMMAND(rhashtable_telemetry_autotest, test_rhashtable_telemetry);
+REGISTER_FAST_TEST(rhashtable_telemetry_autotest, true, true, test_rhashtable_telemetry);
 
 /* ---- trace ---- */
 
@@ -460,8 +460,14 @@ trace_points_enabled(void)
 {
 	unsigned int i;
 
-	TEST_ASSERT(rte_trace_is_enabled(), "tracing is off: run with EAL "
-		    "--trace=lib\\.rhashtable\\..* --trace-dir=DIR");
+	/*
+	 * dpdk-test's fast suite runs it without --trace: the library's trace
+	 * points are then enabled here, and saved to EAL's default directory.
+	 */
+	if (!rte_trace_is_enabled())
+		TEST_ASSERT(rte_trace_pattern("lib.rhashtable.*", true) > 0,
+			    "enabling the lib.rhashtable.* trace points");
+	TEST_ASSERT(rte_trace_is_enabled(), "tracing is off");
 	for (i = 0; i < TRACE_N; i++) {
 		rte_trace_point_t *tp = rte_trace_point_lookup(trace_names[i]);
 
@@ -568,8 +574,8 @@ file_read(const char *path, size_t *len)
 
 	if (f == NULL)
 		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0) {
+	size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+	if (size >= 0 && fseek(f, 0, SEEK_SET) == 0) {
 		buf = malloc(size + 1);
 		if (buf != NULL && fread(buf, 1, size, f) != (size_t)size) {
 			free(buf);
@@ -754,4 +760,4 @@ test_rhashtable_trace(void)
 	return ret;
 }
 
-REGISTER_TEST_COMMAND(rhashtable_trace_autotest, test_rhashtable_trace);
+REGISTER_FAST_TEST(rhashtable_trace_autotest, true, true, test_rhashtable_trace);

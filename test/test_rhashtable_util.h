@@ -11,6 +11,7 @@
  * library honours key_offset and head_offset.
  */
 
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

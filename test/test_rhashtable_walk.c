@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -366,4 +367,4 @@ test_rhashtable_walk(void)
 	return unit_test_suite_runner(&walk_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_walk_autotest, test_rhashtable_walk);
+REGISTER_FAST_TEST(rhashtable_walk_autotest, true, true, test_rhashtable_walk);

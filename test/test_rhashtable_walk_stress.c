@@ -52,7 +52,7 @@ struct ws_cfg {
 	bool locked_walks;  /* every other walk holds the rehash lock */
 };
 
-struct ws_counts {
+struct __rte_cache_aligned ws_counts {
 	uint64_t walks, locked_walks, objs;
 	uint64_t eagain_next, eagain_start;
 	uint64_t misses;        /* stable key not seen by a walk */
@@ -60,7 +60,7 @@ struct ws_counts {
 	uint64_t locked_dups;   /* stable key seen twice under the rehash lock */
 	uint64_t dups;          /* stable key seen twice (allowed after -EAGAIN) */
 	uint64_t bad_objs;
-} __rte_cache_aligned;
+};
 
 static struct {
 	const struct ws_cfg *cfg;
@@ -76,14 +76,15 @@ static struct {
 } ws;
 
 #define WS_REPORT(fmt, ...) do {						\
-	if (__atomic_fetch_add(&ws.printed, 1, __ATOMIC_RELAXED) < WS_PRINT_MAX) \
+	if (rte_atomic_fetch_add_explicit(&ws.printed, 1,			\
+					  rte_memory_order_relaxed) < WS_PRINT_MAX) \
 		printf("lcore %u: " fmt "\n", rte_lcore_id(), ##__VA_ARGS__);	\
 } while (0)
 
 static bool
 ws_stopped(void)
 {
-	return __atomic_load_n(&ws.stop, __ATOMIC_RELAXED) != 0;
+	return rte_atomic_load_explicit(&ws.stop, rte_memory_order_relaxed) != 0;
 }
 
 /* ---- the writer: grows the table (and with removals, shrinks it) ---- */
@@ -396,7 +397,7 @@ ws_case(const struct ws_cfg *cfg)
 	for (i = 1; i < n; i++)
 		rte_eal_remote_launch(ws_walker, seen[i], lcores[i]);
 	ws_control(cfg);
-	__atomic_store_n(&ws.stop, 1, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&ws.stop, 1, rte_memory_order_relaxed);
 	for (i = 0; i < n; i++)
 		rte_eal_wait_lcore(lcores[i]);
 	ret = ws_check(cfg, writer_errors);
@@ -475,8 +476,9 @@ test_rhashtable_walk_stress_short(void)
 	return unit_test_suite_runner(&walk_stress_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_walk_stress_autotest, test_rhashtable_walk_stress);
-REGISTER_TEST_COMMAND(rhashtable_walk_stress_short_autotest, test_rhashtable_walk_stress_short);
+REGISTER_STRESS_TEST(rhashtable_walk_stress_autotest, test_rhashtable_walk_stress);
+REGISTER_FAST_TEST(rhashtable_walk_stress_short_autotest, true, true,
+		   test_rhashtable_walk_stress_short);
 
 /* ---- one-thread reproducers: changes in the chain being walked ---- */
 
@@ -630,4 +632,4 @@ test_rhashtable_walk_repro(void)
 	return unit_test_suite_runner(&walk_repro_suite);
 }
 
-REGISTER_TEST_COMMAND(rhashtable_walk_repro_autotest, test_rhashtable_walk_repro);
+REGISTER_FAST_TEST(rhashtable_walk_repro_autotest, true, true, test_rhashtable_walk_repro);

@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -272,7 +273,7 @@ test_rhl_free_and_destroy(void)
 	TEST_ASSERT_EQUAL(calls, N_LOBJS - 1, "free_fn called %u times for %u objects", calls,
 			  N_LOBJS - 1);
 	for (i = 0; i < N_LOBJS; i++)
-		TEST_ASSERT_EQUAL(lobjs[i].seen, i == 9 ? 0U : 1U, "object %u freed %u times", i,
+		TEST_ASSERT_EQUAL(lobjs[i].seen, (i == 9 ? 0U : 1U), "object %u freed %u times", i,
 				  lobjs[i].seen);
 	TEST_ASSERT_NULL(rte_rhashtable_find_existing("rhl_test"), "destroyed table found");
 	return TEST_SUCCESS;
@@ -298,4 +299,4 @@ test_rhltable(void)
 	return unit_test_suite_runner(&rhltable_suite);
 }
 
-REGISTER_TEST_COMMAND(rhltable_autotest, test_rhltable);
+REGISTER_FAST_TEST(rhltable_autotest, true, true, test_rhltable);

@@ -18,23 +18,25 @@ static uint32_t fault_enabled;
 static uint64_t fault_attempts;
 static uint64_t fault_failed;
 
+RTE_EXPORT_INTERNAL_SYMBOL(__rte_rhashtable_fault_inject)
 void
 __rte_rhashtable_fault_inject(const struct rhashtable_fault *f)
 {
-	__atomic_store_n(&fault_enabled, 0, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&fault_enabled, 0, rte_memory_order_release);
 	if (f == NULL)
 		return;
 	fault = *f;
-	__atomic_store_n(&fault_attempts, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&fault_failed, 0, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&fault_attempts, 0, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&fault_failed, 0, rte_memory_order_relaxed);
 	/* release: pairs with the acquire in fault_hit(), which then reads fault */
-	__atomic_store_n(&fault_enabled, 1, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&fault_enabled, 1, rte_memory_order_release);
 }
 
+RTE_EXPORT_INTERNAL_SYMBOL(__rte_rhashtable_fault_count)
 uint64_t
 __rte_rhashtable_fault_count(void)
 {
-	return __atomic_load_n(&fault_failed, __ATOMIC_RELAXED);
+	return rte_atomic_load_explicit(&fault_failed, rte_memory_order_relaxed);
 }
 
 static bool
@@ -42,16 +44,16 @@ fault_hit(size_t size)
 {
 	uint64_t n;
 
-	if (likely(__atomic_load_n(&fault_enabled, __ATOMIC_ACQUIRE) == 0))
+	if (likely(rte_atomic_load_explicit(&fault_enabled, rte_memory_order_acquire) == 0))
 		return false;
 	if (size < fault.min_bytes)
 		return false;
-	n = __atomic_fetch_add(&fault_attempts, 1, __ATOMIC_RELAXED);
+	n = rte_atomic_fetch_add_explicit(&fault_attempts, 1, rte_memory_order_relaxed);
 	if (n < fault.fail_after)
 		return false;
 	if (fault.one_in > 1 && rte_rand_max(fault.one_in) != 0)
 		return false;
-	__atomic_fetch_add(&fault_failed, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_add_explicit(&fault_failed, 1, rte_memory_order_relaxed);
 	return true;
 }
 

@@ -47,7 +47,7 @@
  */
 static __rte_always_inline uint64_t
 hash_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, const void *key,
-       uint32_t key_len, bool fast)
+	uint32_t key_len, bool fast)
 {
 	if (fast)
 		return __rte_rht_default_hash64(key, key_len, tbl->seed);
@@ -82,7 +82,7 @@ chain_find(const struct rte_rhashtable *ht, const void *key, uint64_t hash,
 		if (!__rte_rht_bloom_may_hold(word, hash))
 			return NULL;
 		for (he = __rte_rht_ptr(word); !__rte_rht_is_nulls(he);
-		     he = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE)) {
+		     he = rte_atomic_load_explicit(&he->next, rte_memory_order_acquire)) {
 			/* acquire (above): pairs with the release stores that link
 			 * objects (insert, rehash move, replace): he is initialised.
 			 */
@@ -91,7 +91,7 @@ chain_find(const struct rte_rhashtable *ht, const void *key, uint64_t hash,
 		}
 		if (likely(he == __rte_rht_nulls(bkt)))
 			return NULL;
-		word = __atomic_load_n(bkt, __ATOMIC_ACQUIRE);
+		word = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
 	}
 }
 
@@ -101,8 +101,8 @@ table_find_hashed(const struct rte_rhashtable *ht, const struct __rte_rht_table 
 {
 	struct rte_rhash_head **bkt = __rte_rht_bucket(tbl, rht_hash_idx(tbl, hash));
 
-	return chain_find(ht, key, hash, bkt, __atomic_load_n(bkt, __ATOMIC_ACQUIRE), key_len,
-			  fast);
+	return chain_find(ht, key, hash, bkt,
+			  rte_atomic_load_explicit(bkt, rte_memory_order_acquire), key_len, fast);
 }
 
 static __rte_always_inline struct rte_rhash_head *
@@ -121,7 +121,9 @@ lookup_from(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, 
 	struct rte_rhash_head *he = NULL;
 
 	/* acquire: pairs with the release in __rte_rht_table_attach() */
-	while (he == NULL && (tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE)) != NULL)
+	while (he == NULL &&
+	       (tbl = rte_atomic_load_explicit(&tbl->future_tbl,
+					       rte_memory_order_acquire)) != NULL)
 		he = table_find(ht, tbl, key, key_len, fast);
 	return he;
 }
@@ -130,7 +132,7 @@ static __rte_always_inline struct rte_rhash_head *
 lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct __rte_rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
+	const struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire);
 	uint64_t hash = hash_k(ht, tbl, key, key_len, fast);
 	struct rte_rhash_head *he;
 
@@ -141,15 +143,17 @@ lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, boo
 	 * acquire (emptied): pairs with the worker's release once buckets are
 	 * empty.
 	 */
-	if (__atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE) == NULL ||
-	    rht_hash_idx(tbl, hash) >= __atomic_load_n(&tbl->emptied, __ATOMIC_ACQUIRE)) {
+	if (rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire) == NULL ||
+	    rht_hash_idx(tbl, hash) >=
+	    rte_atomic_load_explicit(&tbl->emptied, rte_memory_order_acquire)) {
 		he = table_find_hashed(ht, tbl, key, hash, key_len, fast);
 		if (he != NULL)
 			return he;
 		/* relaxed suffices for the NULL test: lookup_from() reloads
 		 * with acquire
 		 */
-		if (likely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) == NULL))
+		if (likely(rte_atomic_load_explicit(&tbl->future_tbl,
+						    rte_memory_order_relaxed) == NULL))
 			return NULL;
 	}
 	return lookup_from(ht, tbl, key, key_len, fast);
@@ -163,12 +167,14 @@ static __rte_always_inline const struct __rte_rht_table *
 rehash_progress(const struct __rte_rht_table *tbl, uint32_t *emptied)
 {
 	/* acquire: pairs with the release in __rte_rht_table_attach() */
-	const struct __rte_rht_table *later = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+	const struct __rte_rht_table *later =
+		rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 
 	/* acquire: pairs with the worker's release once a bucket is empty:
 	 * the objects it moved are linked in a later table
 	 */
-	*emptied = later != NULL ? __atomic_load_n(&tbl->emptied, __ATOMIC_ACQUIRE) : 0;
+	*emptied = later != NULL ?
+		rte_atomic_load_explicit(&tbl->emptied, rte_memory_order_acquire) : 0;
 	return later;
 }
 
@@ -197,7 +203,7 @@ static __rte_always_inline struct rte_rhash_head *
 chain_start(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt, uint64_t hash)
 {
 	/* acquire: as in chain_find() */
-	struct rte_rhash_head *word = __atomic_load_n(bkt, __ATOMIC_ACQUIRE);
+	struct rte_rhash_head *word = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
 	struct rte_rhash_head *he = __rte_rht_ptr(word);
 
 	if (!__rte_rht_bloom_may_hold(word, hash) || __rte_rht_is_nulls(he))
@@ -217,7 +223,7 @@ chain_next(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt, uint64_
 	   const struct rte_rhash_head *he)
 {
 	/* acquire: as in chain_find() */
-	struct rte_rhash_head *next = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE);
+	struct rte_rhash_head *next = rte_atomic_load_explicit(&he->next, rte_memory_order_acquire);
 
 	if (likely(!__rte_rht_is_nulls(next))) {
 		rte_prefetch0(rht_obj(ht, next));
@@ -260,7 +266,7 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, 
 	if (resizing)
 		later = rehash_progress(tbl, &emptied);
 	for (m = todo; m != 0; m &= m - 1) {
-		i = __builtin_ctzll(m);
+		i = rte_ctz64(m);
 		t = key_table(ht, tbl, later, emptied, keys[i], &hashes[i], key_len, fast);
 		if (resizing && t != tbl)
 			*in_next |= UINT64_C(1) << i;
@@ -268,14 +274,14 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, 
 		rte_prefetch0(bkts[i]);
 	}
 	for (m = todo; m != 0; m &= m - 1) {
-		i = __builtin_ctzll(m);
+		i = rte_ctz64(m);
 		cur[i] = chain_start(ht, bkts[i], hashes[i]);
 		if (cur[i] != NULL)
 			walking |= UINT64_C(1) << i;
 	}
 	while (walking != 0) {
 		for (next = 0, m = walking; m != 0; m &= m - 1) {
-			i = __builtin_ctzll(m);
+			i = rte_ctz64(m);
 			if (match_k(ht, keys[i], cur[i], key_len, fast)) {
 				objs[i] = rht_obj(ht, cur[i]);
 				found |= UINT64_C(1) << i;
@@ -301,14 +307,15 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 	      uint64_t *hit_mask, void *objs[], uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct __rte_rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
+	const struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire);
 	uint64_t todo = n == 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
 	uint64_t hits = 0, probed = 0, in_next, m;
 
 	for (;;) {
 		in_next = 0;
 		/* relaxed: only picks the code; the pass reloads with acquire */
-		if (likely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) == NULL))
+		if (likely(rte_atomic_load_explicit(&tbl->future_tbl,
+						    rte_memory_order_relaxed) == NULL))
 			hits |= bulk_pass_k(ht, tbl, keys, todo & ~hits & ~probed, objs,
 					    &in_next, key_len, fast, false);
 		else
@@ -319,16 +326,16 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 		/* after the walks of tbl: a key moved out of it is in a later
 		 * table. acquire: pairs with the release in __rte_rht_table_attach()
 		 */
-		tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 		if (likely(tbl == NULL))
 			break;
 		probed = in_next;
 	}
 	for (m = todo & ~hits; m != 0; m &= m - 1)
-		objs[__builtin_ctzll(m)] = NULL;
+		objs[rte_ctz64(m)] = NULL;
 	if (hit_mask != NULL)
 		*hit_mask = hits;
-	return __builtin_popcountll(hits);
+	return rte_popcount64(hits);
 }
 
 /*
@@ -345,7 +352,8 @@ prefetch_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint3
 	   uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct __rte_rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
+	const struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl,
+							       rte_memory_order_acquire);
 	const struct __rte_rht_table *t, *later;
 	struct rte_rhash_head **bkt, *he;
 	uint32_t i, d, emptied;
@@ -366,6 +374,7 @@ prefetch_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint3
 	}
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_prefetch_bulk, 26.03)
 int
 rte_rhashtable_prefetch_bulk(const struct rte_rhashtable *ht, const void **keys,
 			     uint32_t num_keys, uint32_t depth)
@@ -378,14 +387,30 @@ rte_rhashtable_prefetch_bulk(const struct rte_rhashtable *ht, const void **keys,
 		return -EINVAL;
 	}
 	switch (ht->core.fast_key_len) {
-	case 4: prefetch_k(ht, keys, num_keys, depth, 4, true); break;
-	case 8: prefetch_k(ht, keys, num_keys, depth, 8, true); break;
-	case 13: prefetch_k(ht, keys, num_keys, depth, 13, true); break;
-	case 16: prefetch_k(ht, keys, num_keys, depth, 16, true); break;
-	case 32: prefetch_k(ht, keys, num_keys, depth, 32, true); break;
-	case 40: prefetch_k(ht, keys, num_keys, depth, 40, true); break;
-	case 64: prefetch_k(ht, keys, num_keys, depth, 64, true); break;
-	default: prefetch_k(ht, keys, num_keys, depth, 0, false); break;
+	case 4:
+		prefetch_k(ht, keys, num_keys, depth, 4, true);
+		break;
+	case 8:
+		prefetch_k(ht, keys, num_keys, depth, 8, true);
+		break;
+	case 13:
+		prefetch_k(ht, keys, num_keys, depth, 13, true);
+		break;
+	case 16:
+		prefetch_k(ht, keys, num_keys, depth, 16, true);
+		break;
+	case 32:
+		prefetch_k(ht, keys, num_keys, depth, 32, true);
+		break;
+	case 40:
+		prefetch_k(ht, keys, num_keys, depth, 40, true);
+		break;
+	case 64:
+		prefetch_k(ht, keys, num_keys, depth, 64, true);
+		break;
+	default:
+		prefetch_k(ht, keys, num_keys, depth, 0, false);
+		break;
 	}
 	return 0;
 }
@@ -455,6 +480,7 @@ lookup_head(const struct rte_rhashtable *ht, const void *key)
 	}
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_lookup, 26.03)
 void *
 rte_rhashtable_lookup(const struct rte_rhashtable *ht, const void *key)
 {
@@ -468,6 +494,7 @@ rte_rhashtable_lookup(const struct rte_rhashtable *ht, const void *key)
 	return he == NULL ? NULL : rht_obj(ht, he);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhltable_lookup, 26.03)
 struct rte_rhlist_head *
 rte_rhltable_lookup(const struct rte_rhltable *hlt, const void *key)
 {
@@ -478,6 +505,7 @@ rte_rhltable_lookup(const struct rte_rhltable *hlt, const void *key)
 	return (struct rte_rhlist_head *)lookup_head(&hlt->ht, key);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_lookup_bulk, 26.03)
 int
 rte_rhashtable_lookup_bulk(const struct rte_rhashtable *ht, const void **keys,
 			   uint32_t num_keys, uint64_t *hit_mask, void *objs[])

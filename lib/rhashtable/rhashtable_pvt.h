@@ -10,6 +10,7 @@
  * shares: bucket addressing, nulls markers, hashing, bucket locks, log macro.
  */
 
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include <rte_log.h>
 #include <rte_spinlock.h>
 
+#include "rhashtable_export.h"
 #include "rte_rhashtable_config.h"
 #include "rte_rhashtable.h"
 
@@ -80,9 +82,9 @@ struct rht_rcu {
  * call. The worker waits for odd values to change before it frees a bucket
  * table, so writers need not be QSBR readers (rht_writers_drain()).
  */
-struct rht_writer {
+struct __rte_cache_aligned rht_writer {
 	uint32_t seq;
-} __rte_cache_aligned;
+};
 
 struct rte_rhashtable {
 	/* Read by every lookup, written only at create: kept on cache lines of
@@ -104,7 +106,7 @@ struct rte_rhashtable {
 	int socket_id;
 
 	/* Written by writers and the worker. */
-	uint32_t nelems __rte_cache_aligned; /* chain entries (drives resizing) */
+	alignas(RTE_CACHE_LINE_SIZE) uint32_t nelems; /* chain entries (drives resizing) */
 	uint32_t nobjs;            /* rhltable: every object of every list */
 	uint32_t ntables;          /* tables in the chain */
 	uint32_t last_size;        /* buckets of the newest table */
@@ -137,7 +139,7 @@ struct rte_rhltable {
 
 /* Relaxed counter increment: statistics only, never used for decisions. */
 #define RHT_COUNT(ht, field) \
-	__atomic_fetch_add(&(ht)->ctr.field, 1, __ATOMIC_RELAXED)
+	rte_atomic_fetch_add_explicit(&(ht)->ctr.field, 1, rte_memory_order_relaxed)
 
 /*
  * Point a link (bucket word or next field) at p, keeping the bucket word's
@@ -147,8 +149,8 @@ struct rte_rhltable {
 static inline void
 rht_link_set(struct rte_rhash_head **pprev, struct rte_rhash_head *p)
 {
-	__atomic_store_n(pprev, __rte_rht_bucket_word(p, __rte_rht_bucket_bloom(*pprev),
-						__rte_rht_bucket_len(*pprev)), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(pprev, __rte_rht_bucket_word(p, __rte_rht_bucket_bloom(*pprev),
+						__rte_rht_bucket_len(*pprev)), rte_memory_order_release);
 }
 
 /* Objects must sit below 2^48, 8-byte aligned, for bucket words to carry
@@ -235,7 +237,8 @@ rht_last_table(struct __rte_rht_table *tbl)
 	struct __rte_rht_table *next;
 
 	/* acquire: pairs with the release in __rte_rht_table_attach() */
-	while ((next = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE)) != NULL)
+	while ((next = rte_atomic_load_explicit(&tbl->future_tbl,
+						rte_memory_order_acquire)) != NULL)
 		tbl = next;
 	return tbl;
 }
@@ -243,7 +246,7 @@ rht_last_table(struct __rte_rht_table *tbl)
 static inline uint32_t
 rht_nelems(const struct rte_rhashtable *ht)
 {
-	return __atomic_load_n(&ht->nelems, __ATOMIC_RELAXED);
+	return rte_atomic_load_explicit(&ht->nelems, rte_memory_order_relaxed);
 }
 
 /* Load thresholds of the article, relative to one bucket table. */
@@ -258,7 +261,7 @@ static inline bool
 rht_shrink_below_pct(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl)
 {
 	return ht->automatic_shrinking && tbl->size > ht->min_size &&
-		__atomic_load_n(&ht->shrink_armed, __ATOMIC_RELAXED) != 0 &&
+		rte_atomic_load_explicit(&ht->shrink_armed, rte_memory_order_relaxed) != 0 &&
 		(uint64_t)rht_nelems(ht) * 100 < (uint64_t)tbl->size * RTE_RHT_SHRINK_PCT;
 }
 
@@ -271,9 +274,9 @@ rht_shrink_below_pct(const struct rte_rhashtable *ht, const struct __rte_rht_tab
 static inline void
 rht_nelems_dec(struct rte_rhashtable *ht)
 {
-	__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
-	if (unlikely(__atomic_load_n(&ht->shrink_armed, __ATOMIC_RELAXED) == 0))
-		__atomic_store_n(&ht->shrink_armed, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_sub_explicit(&ht->nelems, 1, rte_memory_order_relaxed);
+	if (unlikely(rte_atomic_load_explicit(&ht->shrink_armed, rte_memory_order_relaxed) == 0))
+		rte_atomic_store_explicit(&ht->shrink_armed, 1, rte_memory_order_relaxed);
 }
 
 /* rhashtable_table.c: bucket table memory */
@@ -305,17 +308,17 @@ rht_anon_writer_enter(struct rte_rhashtable *ht)
 	uint32_t phase, *count;
 
 	for (;;) {
-		phase = __atomic_load_n(&ht->anon_phase, __ATOMIC_ACQUIRE);
+		phase = rte_atomic_load_explicit(&ht->anon_phase, rte_memory_order_acquire);
 		count = &ht->anon_writers[phase & 1];
-		__atomic_fetch_add(count, 1, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(count, 1, rte_memory_order_relaxed);
 		/* seq_cst: as in rht_writer_enter(); pairs with the fence that
 		 * follows the flip: either the worker sees our increment, or
 		 * we see the new phase
 		 */
-		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&ht->anon_phase, __ATOMIC_RELAXED) == phase)
+		rte_atomic_thread_fence(rte_memory_order_seq_cst);
+		if (rte_atomic_load_explicit(&ht->anon_phase, rte_memory_order_relaxed) == phase)
 			return count;
-		__atomic_fetch_sub(count, 1, __ATOMIC_RELAXED);
+		rte_atomic_fetch_sub_explicit(count, 1, rte_memory_order_relaxed);
 	}
 }
 
@@ -339,7 +342,7 @@ rht_writer_enter(struct rte_rhashtable *ht)
 		seq = &ht->writers[id].seq;
 		if (unlikely(*seq & 1))
 			return NULL;
-		__atomic_store_n(seq, *seq + 1, __ATOMIC_RELAXED);
+		rte_atomic_store_explicit(seq, *seq + 1, rte_memory_order_relaxed);
 	} else {
 		return rht_anon_writer_enter(ht);
 	}
@@ -347,7 +350,7 @@ rht_writer_enter(struct rte_rhashtable *ht)
 	 * fence in rht_writers_drain(): either the worker sees us marked, or
 	 * we see the first table it has already replaced.
 	 */
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
 	return seq;
 }
 
@@ -360,9 +363,9 @@ rht_writer_exit(struct rte_rhashtable *ht, uint32_t *seq)
 	 * worker sees the mark gone (its acquire load in rht_writers_drain())
 	 */
 	if (rht_is_anon_count(ht, seq))
-		__atomic_fetch_sub(seq, 1, __ATOMIC_RELEASE);
+		rte_atomic_fetch_sub_explicit(seq, 1, rte_memory_order_release);
 	else
-		__atomic_store_n(seq, *seq + 1, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(seq, *seq + 1, rte_memory_order_release);
 }
 
 /* rhashtable_rehash.c: the worker */

@@ -58,7 +58,7 @@ dq_free(void *p, void *e, unsigned int n)
 
 	for (i = 0; i < n; i++)
 		free_now(ht, entries[i].ptr, (enum rht_dq_kind)entries[i].kind);
-	__atomic_fetch_sub(&ht->rcu.pending, n, __ATOMIC_RELAXED);
+	rte_atomic_fetch_sub_explicit(&ht->rcu.pending, n, rte_memory_order_relaxed);
 }
 
 /* Keep an entry that did not fit in the defer queue; -ENOMEM if no room. */
@@ -84,7 +84,7 @@ overflow_push(struct rte_rhashtable *ht, void *ptr, enum rht_dq_kind kind)
 		r->ovf_cap = cap;
 	}
 	r->ovf[r->ovf_n++] = e;
-	__atomic_fetch_add(&r->pending, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_add_explicit(&r->pending, 1, rte_memory_order_relaxed);
 out:
 	rte_spinlock_unlock(&r->ovf_lock);
 	return ret;
@@ -98,7 +98,7 @@ overflow_reclaim(struct rte_rhashtable *ht)
 	struct rht_overflow_entry done[64];
 	uint32_t i, keep = 0, n = 0;
 
-	if (__atomic_load_n(&r->ovf_n, __ATOMIC_RELAXED) == 0 ||
+	if (rte_atomic_load_explicit(&r->ovf_n, rte_memory_order_relaxed) == 0 ||
 	    !rte_spinlock_trylock(&r->ovf_lock))
 		return;
 	for (i = 0; i < r->ovf_n; i++) {
@@ -112,7 +112,7 @@ overflow_reclaim(struct rte_rhashtable *ht)
 	/* outside the lock: free_obj may call back into the table */
 	for (i = 0; i < n; i++)
 		free_now(ht, done[i].ptr, (enum rht_dq_kind)done[i].kind);
-	__atomic_fetch_sub(&r->pending, n, __ATOMIC_RELAXED);
+	rte_atomic_fetch_sub_explicit(&r->pending, n, rte_memory_order_relaxed);
 }
 
 /* Free ptr once no registered reader can hold it. */
@@ -127,10 +127,10 @@ retire(struct rte_rhashtable *ht, void *ptr, enum rht_dq_kind kind)
 	}
 	if (ht->rcu.mode == RTE_RHASHTABLE_QSBR_MODE_DQ) {
 		/* counted first: the enqueue may reclaim it at once */
-		__atomic_fetch_add(&ht->rcu.pending, 1, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&ht->rcu.pending, 1, rte_memory_order_relaxed);
 		if (rte_rcu_qsbr_dq_enqueue(ht->rcu.dq, &e) == 0)
 			return;
-		__atomic_fetch_sub(&ht->rcu.pending, 1, __ATOMIC_RELAXED);
+		rte_atomic_fetch_sub_explicit(&ht->rcu.pending, 1, rte_memory_order_relaxed);
 		overflow_reclaim(ht);
 		if (overflow_push(ht, ptr, kind) == 0)
 			return;
@@ -161,7 +161,8 @@ __rte_rht_rcu_reclaim(struct rte_rhashtable *ht)
 	/* nothing retired: skip the call, which also logs a line at INFO
 	 * level each time (DPDK 22.11), and the service calls us in a loop
 	 */
-	if (ht->rcu.dq == NULL || __atomic_load_n(&ht->rcu.pending, __ATOMIC_RELAXED) == 0)
+	if (ht->rcu.dq == NULL ||
+	    rte_atomic_load_explicit(&ht->rcu.pending, rte_memory_order_relaxed) == 0)
 		return;
 	rte_rcu_qsbr_dq_reclaim(ht->rcu.dq, RHT_DQ_DEFAULT_SIZE, NULL, NULL, NULL);
 	overflow_reclaim(ht);
@@ -170,7 +171,7 @@ __rte_rht_rcu_reclaim(struct rte_rhashtable *ht)
 uint32_t
 __rte_rht_rcu_pending(const struct rte_rhashtable *ht)
 {
-	return __atomic_load_n(&ht->rcu.pending, __ATOMIC_RELAXED);
+	return rte_atomic_load_explicit(&ht->rcu.pending, rte_memory_order_relaxed);
 }
 
 /* At free: wait for a grace period, so that everything queued can go. */
@@ -218,6 +219,7 @@ dq_create(struct rte_rhashtable *ht, const struct rte_rhashtable_rcu_config *cfg
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_rcu_qsbr_add, 26.03)
 int
 rte_rhashtable_rcu_qsbr_add(struct rte_rhashtable *ht,
 			    const struct rte_rhashtable_rcu_config *cfg)
@@ -246,6 +248,6 @@ rte_rhashtable_rcu_qsbr_add(struct rte_rhashtable *ht,
 	ht->rcu.free_obj = cfg->free_obj;
 	ht->rcu.free_obj_ctx = cfg->free_obj_ctx;
 	/* release: the worker and writers that see v see the rest of ht->rcu */
-	__atomic_store_n(&ht->rcu.v, cfg->v, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&ht->rcu.v, cfg->v, rte_memory_order_release);
 	return 0;
 }

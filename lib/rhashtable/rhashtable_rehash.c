@@ -57,17 +57,18 @@ move_last_object(struct rte_rhashtable *ht, struct __rte_rht_table *old,
 	/* release: a reader standing on he that follows next into the new
 	 * chain sees the objects there initialised (we saw them under nlock).
 	 */
-	__atomic_store_n(&he->next, __rte_rht_ptr(*nbkt), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&he->next, __rte_rht_ptr(*nbkt), rte_memory_order_release);
 	/* release: pairs with readers' acquire of the new bucket word */
-	__atomic_store_n(nbkt, __rte_rht_bucket_word(he,
-			 __rte_rht_bucket_bloom(*nbkt) | __rte_rht_bloom_bits(hash),
-			 __rte_rht_bucket_len(*nbkt) + 1), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(nbkt,
+		__rte_rht_bucket_word(he, __rte_rht_bucket_bloom(*nbkt) | __rte_rht_bloom_bits(hash),
+				__rte_rht_bucket_len(*nbkt) + 1),
+		rte_memory_order_release);
 	rte_spinlock_unlock(nlock);
 	/* release: a reader that no longer sees he in the old chain will see
 	 * old->future_tbl (attached before this move) after its walk. A plain
 	 * marker, also in an emptied bucket word (an empty summary).
 	 */
-	__atomic_store_n(pprev, __rte_rht_nulls(old_bkt), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(pprev, __rte_rht_nulls(old_bkt), rte_memory_order_release);
 }
 
 static void
@@ -81,7 +82,7 @@ empty_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t id
 	 * stays empty, and needs no lock. acquire: pairs with the release of
 	 * a removal that emptied it.
 	 */
-	if (__rte_rht_is_nulls(__atomic_load_n(bkt, __ATOMIC_ACQUIRE)))
+	if (__rte_rht_is_nulls(rte_atomic_load_explicit(bkt, rte_memory_order_acquire)))
 		return;
 	rte_spinlock_lock(lock);
 	while (!__rte_rht_is_nulls(*bkt)) {
@@ -90,7 +91,7 @@ empty_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t id
 	}
 	rte_spinlock_unlock(lock);
 	if (moved != 0)
-		__atomic_fetch_add(&ht->ctr.objs_moved, moved, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&ht->ctr.objs_moved, moved, rte_memory_order_relaxed);
 }
 
 /* Wait until no writer can still use a replaced table. */
@@ -102,23 +103,24 @@ rht_writers_drain(struct rte_rhashtable *ht)
 	/* release: a writer without an lcore id that reads the new phase
 	 * (acquire) sees the table change made before this call
 	 */
-	uint32_t phase = __atomic_fetch_add(&ht->anon_phase, 1, __ATOMIC_RELEASE);
+	uint32_t phase = rte_atomic_fetch_add_explicit(&ht->anon_phase, 1, rte_memory_order_release);
 
 	/* seq_cst: pairs with the fences in rht_writer_enter() and
 	 * rht_anon_writer_enter()
 	 */
-	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
 	for (i = 0; i < RTE_MAX_LCORE; i++)
-		snap[i] = __atomic_load_n(&ht->writers[i].seq, __ATOMIC_ACQUIRE);
+		snap[i] = rte_atomic_load_explicit(&ht->writers[i].seq, rte_memory_order_acquire);
 	for (i = 0; i < RTE_MAX_LCORE; i++) {
 		if (!(snap[i] & 1) || i == self)
 			continue;
 		/* acquire: pairs with the release in rht_writer_exit() */
-		while (__atomic_load_n(&ht->writers[i].seq, __ATOMIC_ACQUIRE) == snap[i])
+		while (rte_atomic_load_explicit(&ht->writers[i].seq,
+						rte_memory_order_acquire) == snap[i])
 			rte_pause();
 	}
 	/* only those of the phase that ends; acquire: as above */
-	while (__atomic_load_n(&ht->anon_writers[phase & 1], __ATOMIC_ACQUIRE) != 0)
+	while (rte_atomic_load_explicit(&ht->anon_writers[phase & 1], rte_memory_order_acquire) != 0)
 		rte_pause();
 }
 
@@ -129,15 +131,15 @@ drop_first_table(struct rte_rhashtable *ht, struct __rte_rht_table *old)
 	/* acquire: pairs with __rte_rht_table_attach(), which may have run in an
 	 * inserting thread (emergency growth)
 	 */
-	struct __rte_rht_table *next = __atomic_load_n(&old->future_tbl, __ATOMIC_ACQUIRE);
+	struct __rte_rht_table *next = rte_atomic_load_explicit(&old->future_tbl, rte_memory_order_acquire);
 
 	/* release: pairs with the acquire of ht->core.tbl by readers and writers */
-	__atomic_store_n(&ht->core.tbl, next, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&ht->core.tbl, next, rte_memory_order_release);
 	/* writers that read the old pointer finish with the table first;
 	 * readers are covered by the QSBR grace period of __rte_rht_retire_table()
 	 */
 	rht_writers_drain(ht);
-	__atomic_fetch_sub(&ht->ntables, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_sub_explicit(&ht->ntables, 1, rte_memory_order_relaxed);
 	RHT_COUNT(ht, rehashes_done);
 	rte_rhashtable_trace_rehash_done(ht->name, old->size, next->size);
 	__rte_rht_walkers_retire(ht, old);
@@ -156,7 +158,7 @@ first_obj_hint(const struct rte_rhashtable *ht, const struct __rte_rht_table *ol
 
 	if (idx >= old->size)
 		return NULL;
-	w = __atomic_load_n(__rte_rht_bucket(old, idx), __ATOMIC_RELAXED);
+	w = rte_atomic_load_explicit(__rte_rht_bucket(old, idx), rte_memory_order_relaxed);
 	return __rte_rht_is_nulls(w) ? NULL : rht_obj(ht, __rte_rht_ptr(w));
 }
 
@@ -232,7 +234,8 @@ rehash_some(struct rte_rhashtable *ht, uint32_t budget)
 		 * of the buckets below it in the later tables only
 		 */
 		if (old->rehash % RHT_EMPTIED_STEP == 0 || old->rehash == old->size)
-			__atomic_store_n(&old->emptied, old->rehash, __ATOMIC_RELEASE);
+			rte_atomic_store_explicit(&old->emptied, old->rehash,
+						  rte_memory_order_release);
 		done++;
 	}
 	if (old->rehash == old->size)
@@ -248,7 +251,7 @@ next_table_size(struct rte_rhashtable *ht, const struct __rte_rht_table *tbl)
 		return tbl->size * 2;
 	if (rht_shrink_below_pct(ht, tbl))
 		return tbl->size / 2;
-	if (__atomic_exchange_n(&ht->reseed_pending, 0, __ATOMIC_RELAXED) != 0)
+	if (rte_atomic_exchange_explicit(&ht->reseed_pending, 0, rte_memory_order_relaxed) != 0)
 		return tbl->size;
 	return 0;
 }
@@ -288,7 +291,7 @@ worker_step(struct rte_rhashtable *ht, uint32_t budget)
 	 * an insert's emergency growth may set future_tbl concurrently (CAS);
 	 * the moves read it again with acquire (rht_last_table()).
 	 */
-	if (__atomic_load_n(&ht->core.tbl->future_tbl, __ATOMIC_RELAXED) != NULL)
+	if (rte_atomic_load_explicit(&ht->core.tbl->future_tbl, rte_memory_order_relaxed) != NULL)
 		return rehash_some(ht, budget) > 0 ? 1 : 0;
 	ret = start_resize(ht, &started);
 	return ret != 0 ? ret : started;
@@ -308,6 +311,7 @@ rehash_service(void *arg)
 	return ret > 0 ? 0 : -EAGAIN;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_rehash_run, 26.03)
 int
 rte_rhashtable_rehash_run(struct rte_rhashtable *ht)
 {
@@ -318,7 +322,7 @@ rte_rhashtable_rehash_run(struct rte_rhashtable *ht)
 		return -EINVAL;
 	}
 	/* the application runs the worker itself: no need to warn */
-	__atomic_store_n(&ht->no_worker_warned, 1, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&ht->no_worker_warned, 1, rte_memory_order_relaxed);
 	rte_spinlock_lock(&ht->rehash_lock);
 	do {
 		ret = worker_step(ht, UINT32_MAX);
@@ -328,6 +332,7 @@ rte_rhashtable_rehash_run(struct rte_rhashtable *ht)
 	return ret;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_rehash_lock, 26.03)
 void
 rte_rhashtable_rehash_lock(struct rte_rhashtable *ht)
 {
@@ -338,10 +343,11 @@ rte_rhashtable_rehash_lock(struct rte_rhashtable *ht)
 	rte_spinlock_lock(&ht->rehash_lock);
 	/* finish the rehash under way: objects then stay where they are */
 	/* relaxed: as in worker_step() */
-	while (__atomic_load_n(&ht->core.tbl->future_tbl, __ATOMIC_RELAXED) != NULL)
+	while (rte_atomic_load_explicit(&ht->core.tbl->future_tbl, rte_memory_order_relaxed) != NULL)
 		rehash_some(ht, UINT32_MAX);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_rehash_unlock, 26.03)
 void
 rte_rhashtable_rehash_unlock(struct rte_rhashtable *ht)
 {
@@ -352,6 +358,7 @@ rte_rhashtable_rehash_unlock(struct rte_rhashtable *ht)
 	rte_spinlock_unlock(&ht->rehash_lock);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_reseed, 26.03)
 int
 rte_rhashtable_reseed(struct rte_rhashtable *ht)
 {
@@ -359,7 +366,7 @@ rte_rhashtable_reseed(struct rte_rhashtable *ht)
 		RHT_LOG(ERR, "NULL table");
 		return -EINVAL;
 	}
-	__atomic_store_n(&ht->reseed_pending, 1, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&ht->reseed_pending, 1, rte_memory_order_relaxed);
 	return 0;
 }
 
@@ -378,18 +385,18 @@ static void
 worker_stalled(struct rte_rhashtable *ht)
 {
 	uint64_t now = rte_get_timer_cycles();
-	uint64_t last = __atomic_load_n(&ht->stall_warned_at, __ATOMIC_RELAXED);
+	uint64_t last = rte_atomic_load_explicit(&ht->stall_warned_at, rte_memory_order_relaxed);
 
 	RHT_COUNT(ht, worker_stalls);
 	if (last != 0 && now - last < RHT_STALL_WARN_PERIOD * rte_get_timer_hz())
 		return;
 	if (!__atomic_compare_exchange_n(&ht->stall_warned_at, &last, now, false,
-					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+					 rte_memory_order_relaxed, rte_memory_order_relaxed))
 		return;
 	RHT_LOG(WARNING, "%s: %u bucket tables chained and the rehash worker has not "
 		"started on the first: is service %s%s mapped to a running service lcore? "
 		"(or call rte_rhashtable_rehash_run())", ht->name,
-		__atomic_load_n(&ht->ntables, __ATOMIC_RELAXED), RHT_SERVICE_PREFIX, ht->name);
+		rte_atomic_load_explicit(&ht->ntables, rte_memory_order_relaxed), RHT_SERVICE_PREFIX, ht->name);
 }
 
 /*
@@ -400,7 +407,7 @@ worker_stalled(struct rte_rhashtable *ht)
 int
 __rte_rht_emergency_table(struct rte_rhashtable *ht, struct __rte_rht_table *tbl)
 {
-	struct __rte_rht_table *first = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
+	struct __rte_rht_table *first = rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire);
 	struct __rte_rht_table *next;
 	uint32_t size = tbl->size;
 	int ret;
@@ -425,17 +432,17 @@ __rte_rht_emergency_table(struct rte_rhashtable *ht, struct __rte_rht_table *tbl
 	/* relaxed: a hint; the worker publishes its progress every
 	 * RHT_EMPTIED_STEP buckets, long before inserts fill another table
 	 */
-	if (first != tbl && __atomic_load_n(&first->emptied, __ATOMIC_RELAXED) == 0)
+	if (first != tbl && rte_atomic_load_explicit(&first->emptied, rte_memory_order_relaxed) == 0)
 		worker_stalled(ht);
 	return 0;
 fail:
 	/* another thread attached a table: the insert can go there */
-	if (__atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE) != NULL)
+	if (rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire) != NULL)
 		return 0;
 	if (ret == -EBUSY) {
 		rte_rhashtable_trace_ebusy(ht->name, tbl->size);
 		/* re-seeding cannot shorten chains of a hash that ignores the seed */
-		if (__atomic_load_n(&ht->ctr.refused_ebusy, __ATOMIC_RELAXED) == 0)
+		if (rte_atomic_load_explicit(&ht->ctr.refused_ebusy, rte_memory_order_relaxed) == 0)
 			RHT_LOG(WARNING, "%s: a chain of %d objects outlived a re-seed: does "
 				"the hash function ignore its seed?", ht->name,
 				RTE_RHT_MAX_CHAIN_LEN);
@@ -452,19 +459,20 @@ __rte_rht_deferred_work_needed(struct rte_rhashtable *ht)
 {
 	const struct __rte_rht_table *last;
 
-	if (likely(__atomic_load_n(&ht->no_worker_warned, __ATOMIC_RELAXED) != 0))
+	if (likely(rte_atomic_load_explicit(&ht->no_worker_warned, rte_memory_order_relaxed) != 0))
 		return;
-	last = rht_last_table(__atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE));
+	last = rht_last_table(rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire));
 	if (!rht_grow_above_pct(ht, last, RTE_RHT_GROW_PCT))
 		return;
 	if (rte_service_runstate_get(ht->service_id) == 1)
 		return;
-	if (__atomic_exchange_n(&ht->no_worker_warned, 1, __ATOMIC_RELAXED) == 0)
+	if (rte_atomic_exchange_explicit(&ht->no_worker_warned, 1, rte_memory_order_relaxed) == 0)
 		RHT_LOG(NOTICE, "%s: no service lcore runs service %s%s; growing by emergency "
 			"allocations only: map it or call rte_rhashtable_rehash_run()",
 			ht->name, RHT_SERVICE_PREFIX, ht->name);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_service_id_get, 26.03)
 int
 rte_rhashtable_service_id_get(const struct rte_rhashtable *ht, uint32_t *service_id)
 {

@@ -158,7 +158,7 @@ __rte_rht_table_alloc(struct rte_rhashtable *ht, uint32_t size)
 	tbl->mask = size - 1;
 	tbl->seed = (uint32_t)rte_rand();
 	tbl->numa_node = buckets_node(ht, tbl);
-	__atomic_fetch_add(&ht->bytes, tbl->bytes, __ATOMIC_RELAXED);
+	rte_atomic_fetch_add_explicit(&ht->bytes, tbl->bytes, rte_memory_order_relaxed);
 	return tbl;
 fail:
 	RHT_COUNT(ht, alloc_failures);
@@ -174,7 +174,7 @@ __rte_rht_table_free(struct rte_rhashtable *ht, struct __rte_rht_table *tbl)
 	if (tbl == NULL)
 		return;
 	if (tbl->locks != NULL)
-		__atomic_fetch_sub(&ht->bytes, tbl->bytes, __ATOMIC_RELAXED);
+		rte_atomic_fetch_sub_explicit(&ht->bytes, tbl->bytes, rte_memory_order_relaxed);
 	rte_free(tbl->locks);
 	if (tbl->nested)
 		free_pieces(tbl);
@@ -194,13 +194,13 @@ __rte_rht_table_attach(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
 	/* release: pairs with the acquire loads of future_tbl by readers, inserts
 	 * and rht_last_table(): whoever sees next sees its buckets initialised.
 	 */
-	if (!__atomic_compare_exchange_n(&tbl->future_tbl, &expected, next, false,
-					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+	if (!rte_atomic_compare_exchange_strong_explicit(&tbl->future_tbl, &expected, next,
+			rte_memory_order_release, rte_memory_order_relaxed))
 		return false;
 	rte_rhashtable_trace_resize(ht->name, tbl->size, next->size, emergency);
-	__atomic_fetch_add(&ht->ntables, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&ht->last_size, next->size, __ATOMIC_RELAXED);
-	__atomic_store_n(&ht->last_node, next->numa_node, __ATOMIC_RELAXED);
+	rte_atomic_fetch_add_explicit(&ht->ntables, 1, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&ht->last_size, next->size, rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&ht->last_node, next->numa_node, rte_memory_order_relaxed);
 	if (next->size > tbl->size)
 		RHT_COUNT(ht, grows);
 	else if (next->size < tbl->size)

@@ -11,8 +11,14 @@
 #include <string.h>
 
 #include <rte_telemetry.h>
+#include <rte_version.h>
 
 #include "rhashtable_pvt.h"
+
+/* DPDK 23.03 renamed the u64 value functions uint; 24.11 dropped the old name. */
+#if RTE_VERSION_NUM(23, 3, 0, 0) > RTE_VERSION
+#define rte_tel_data_add_dict_uint rte_tel_data_add_dict_u64
+#endif
 
 static void
 add_name(const struct rte_rhashtable *ht, void *arg)
@@ -29,7 +35,7 @@ telemetry_list(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
-#define ADD_U64(d, s, field) rte_tel_data_add_dict_u64(d, #field, (s)->field)
+#define ADD_U64(d, s, field) rte_tel_data_add_dict_uint(d, #field, (s)->field)
 
 static void
 add_stats(struct rte_tel_data *d, const struct rte_rhashtable *ht,
@@ -60,12 +66,12 @@ add_stats(struct rte_tel_data *d, const struct rte_rhashtable *ht,
 	ADD_U64(d, s, reclaim_pending);
 	rte_tel_data_add_dict_int(d, "socket_id", s->socket_id);
 	rte_tel_data_add_dict_int(d, "numa_node", s->numa_node);
-	rte_tel_data_add_dict_u64(d, "key_len", ht->core.key_len);
-	rte_tel_data_add_dict_u64(d, "max_size", ht->max_size);
-	rte_tel_data_add_dict_u64(d, "min_size", ht->min_size);
+	rte_tel_data_add_dict_uint(d, "key_len", ht->core.key_len);
+	rte_tel_data_add_dict_uint(d, "max_size", ht->max_size);
+	rte_tel_data_add_dict_uint(d, "min_size", ht->min_size);
 	rte_tel_data_add_dict_int(d, "automatic_shrinking", ht->automatic_shrinking);
 	rte_tel_data_add_dict_int(d, "rcu", ht->rcu.v != NULL);
-	rte_tel_data_add_dict_u64(d, "service_id", ht->service_id);
+	rte_tel_data_add_dict_uint(d, "service_id", ht->service_id);
 }
 
 /* Runs under the tailq read lock: see __rte_rht_with_table(). */

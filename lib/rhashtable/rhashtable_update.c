@@ -44,7 +44,7 @@ rhl_push(struct rte_rhash_head **pprev, struct rte_rhash_head *obj)
 	/* release: a reader may stand on obj if it was removed and is
 	 * re-inserted at once (see bucket_link())
 	 */
-	__atomic_store_n(&list->rhead.next, head->next, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&list->rhead.next, head->next, rte_memory_order_release);
 	/* same key: the bucket summary already holds its bits */
 	rht_link_set(pprev, obj);
 }
@@ -93,8 +93,9 @@ bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_r
 		return -EAGAIN;
 	}
 	/* reserve a slot first, so that the limit holds exactly under concurrency */
-	if (__atomic_fetch_add(&ht->nelems, 1, __ATOMIC_RELAXED) >= ht->max_elems) {
-		__atomic_fetch_sub(&ht->nelems, 1, __ATOMIC_RELAXED);
+	if (rte_atomic_fetch_add_explicit(&ht->nelems, 1, rte_memory_order_relaxed) >=
+	    ht->max_elems) {
+		rte_atomic_fetch_sub_explicit(&ht->nelems, 1, rte_memory_order_relaxed);
 		return -E2BIG;
 	}
 	/* release: a reader may still stand on obj if it was removed and is
@@ -102,15 +103,15 @@ bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_r
 	 * chain, whose objects must be initialised for it, and ends on this
 	 * bucket's marker, which tells it to restart its own chain.
 	 */
-	__atomic_store_n(&c->obj->next, __rte_rht_ptr(*bkt), __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&c->obj->next, __rte_rht_ptr(*bkt), rte_memory_order_release);
 	if (ht->rhlist)
 		((struct rte_rhlist_head *)c->obj)->next = NULL;
 	/* release: pairs with the acquire loads of readers: obj->next and the
 	 * object's key are visible to whoever sees obj in the chain.
 	 */
-	__atomic_store_n(bkt, __rte_rht_bucket_word(c->obj,
+	rte_atomic_store_explicit(bkt, __rte_rht_bucket_word(c->obj,
 			 __rte_rht_bucket_bloom(*bkt) | __rte_rht_bloom_bits(c->hash), len + 1),
-			 __ATOMIC_RELEASE);
+			 rte_memory_order_release);
 	return 0;
 }
 
@@ -119,7 +120,7 @@ static int
 try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	struct __rte_rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
+	struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire);
 	const void *obj = rht_obj(ht, c->obj);
 
 	/* without a key check, older tables have nothing to tell */
@@ -138,9 +139,9 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 		 * table being rehashed): neither a lock nor a scan can find the
 		 * key there. acquire: pairs with the worker's release.
 		 */
-		if (idx < __atomic_load_n(&tbl->emptied, __ATOMIC_ACQUIRE)) {
+		if (idx < rte_atomic_load_explicit(&tbl->emptied, rte_memory_order_acquire)) {
 			/* acquire: pairs with __rte_rht_table_attach() */
-			next = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+			next = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 			if (likely(next != NULL)) {
 				tbl = next;
 				continue;
@@ -152,7 +153,7 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 		/* acquire: pairs with __rte_rht_table_attach(); read under the bucket lock
 		 * so that the worker cannot have emptied this bucket yet.
 		 */
-		next = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+		next = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 		if (ret == 0 && next == NULL)
 			ret = bucket_link(ht, tbl, bkt, c, len);
 		rte_spinlock_unlock(lock);
@@ -220,22 +221,25 @@ rht_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj, int mode, void
 		return ret;
 	}
 	if (ht->rhlist)
-		__atomic_fetch_add(&ht->nobjs, 1, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&ht->nobjs, 1, rte_memory_order_relaxed);
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_insert, 26.03)
 int
 rte_rhashtable_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj)
 {
 	return rht_insert(ht, obj, RHT_INSERT_ANY, NULL);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_lookup_insert, 26.03)
 int
 rte_rhashtable_lookup_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj)
 {
 	return rht_insert(ht, obj, RHT_INSERT_UNIQUE, NULL);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_lookup_get_insert, 26.03)
 int
 rte_rhashtable_lookup_get_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj,
 				 void **existing)
@@ -243,6 +247,7 @@ rte_rhashtable_lookup_get_insert(struct rte_rhashtable *ht, struct rte_rhash_hea
 	return rht_insert(ht, obj, RHT_INSERT_UNIQUE, existing);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhltable_insert, 26.03)
 int
 rte_rhltable_insert(struct rte_rhltable *hlt, struct rte_rhlist_head *list)
 {
@@ -258,15 +263,15 @@ rte_rhltable_insert(struct rte_rhltable *hlt, struct rte_rhlist_head *list)
  * its lock, until fn reports it done (non-zero). Returns fn's result, or 0.
  * Then, if fn did something, see whether the table needs the worker.
  */
+typedef int (*bucket_visit_t)(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
+			      struct rte_rhash_head **bkt, void *arg);
+
 static int
-for_each_obj_bucket(struct rte_rhashtable *ht, const void *obj,
-		    int (*fn)(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
-			      struct rte_rhash_head **bkt, void *arg),
-		    void *arg)
+visit_obj_buckets(struct rte_rhashtable *ht, const void *obj, bucket_visit_t fn, void *arg)
 {
 	uint32_t *seq = rht_writer_enter(ht);
 	/* acquire: pairs with the release that publishes a new first table */
-	struct __rte_rht_table *tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
+	struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire);
 	int ret = 0;
 
 	while (tbl != NULL && ret == 0) {
@@ -276,7 +281,7 @@ for_each_obj_bucket(struct rte_rhashtable *ht, const void *obj,
 		rte_spinlock_lock(lock);
 		ret = fn(ht, tbl, __rte_rht_bucket(tbl, idx), arg);
 		/* acquire: pairs with __rte_rht_table_attach() */
-		tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 		rte_spinlock_unlock(lock);
 	}
 	if (ret != 0)
@@ -312,8 +317,8 @@ rht_bucket_reseal(const struct rte_rhashtable *ht, const struct __rte_rht_table 
 	for (p = __rte_rht_ptr(*bkt); !__rte_rht_is_nulls(p); p = __rte_rht_ptr(p->next), len++)
 		bloom |= __rte_rht_bloom_bits(rht_obj_hash(ht, tbl, rht_obj(ht, p)));
 	/* release: pairs with the readers' acquire loads of the bucket word */
-	__atomic_store_n(bkt, __rte_rht_bucket_word(__rte_rht_ptr(*bkt), bloom, len),
-			 __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(bkt, __rte_rht_bucket_word(__rte_rht_ptr(*bkt), bloom, len),
+				  rte_memory_order_release);
 }
 
 static int
@@ -334,6 +339,7 @@ unlink_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rh
 	return 1;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_remove, 26.03)
 int
 rte_rhashtable_remove(struct rte_rhashtable *ht, struct rte_rhash_head *obj)
 {
@@ -343,7 +349,7 @@ rte_rhashtable_remove(struct rte_rhashtable *ht, struct rte_rhash_head *obj)
 	}
 	if (ht->rhlist)
 		return rht_rhl_remove(ht, (struct rte_rhlist_head *)obj);
-	if (for_each_obj_bucket(ht, rht_obj(ht, obj), unlink_obj, obj) == 0)
+	if (visit_obj_buckets(ht, rht_obj(ht, obj), unlink_obj, obj) == 0)
 		return -ENOENT;
 	__rte_rht_retire_obj(ht, rht_obj(ht, obj));
 	return 0;
@@ -368,12 +374,13 @@ swap_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhas
 	/* release: as in bucket_link(), new_obj may be a removed object that
 	 * a reader still stands on
 	 */
-	__atomic_store_n(&r->new_obj->next, r->old_obj->next, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&r->new_obj->next, r->old_obj->next, rte_memory_order_release);
 	/* equal keys: the bucket summary stays right */
 	rht_link_set(pprev, r->new_obj);
 	return 1;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_replace, 26.03)
 int
 rte_rhashtable_replace(struct rte_rhashtable *ht, struct rte_rhash_head *old_obj,
 		       struct rte_rhash_head *new_obj)
@@ -391,7 +398,7 @@ rte_rhashtable_replace(struct rte_rhashtable *ht, struct rte_rhash_head *old_obj
 		RHT_LOG(ERR, "%s: the new object's key differs from the old one's", ht->name);
 		return -EINVAL;
 	}
-	if (for_each_obj_bucket(ht, old_start, swap_obj, &r) == 0)
+	if (visit_obj_buckets(ht, old_start, swap_obj, &r) == 0)
 		return -ENOENT;
 	__rte_rht_retire_obj(ht, rht_obj(ht, old_obj));
 	return 0;
@@ -420,15 +427,16 @@ unlink_list_member(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
 				return 1;
 			}
 			/* release: as in bucket_link() */
-			__atomic_store_n(&second->rhead.next, target->rhead.next,
-					 __ATOMIC_RELEASE);
+			rte_atomic_store_explicit(&second->rhead.next, target->rhead.next,
+					 rte_memory_order_release);
 			rht_link_set(pprev, &second->rhead);
 			return 1;
 		}
 		for (lprev = &entry->next; *lprev != NULL; lprev = &(*lprev)->next) {
 			if (*lprev == target) {
 				/* release: readers walking the list go on past it */
-				__atomic_store_n(lprev, target->next, __ATOMIC_RELEASE);
+				rte_atomic_store_explicit(lprev, target->next,
+							  rte_memory_order_release);
 				return 1;
 			}
 		}
@@ -439,15 +447,16 @@ unlink_list_member(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
 static int
 rht_rhl_remove(struct rte_rhashtable *ht, struct rte_rhlist_head *list)
 {
-	int ret = for_each_obj_bucket(ht, rht_obj(ht, &list->rhead), unlink_list_member, list);
+	int ret = visit_obj_buckets(ht, rht_obj(ht, &list->rhead), unlink_list_member, list);
 
 	if (ret == 0)
 		return -ENOENT;
-	__atomic_fetch_sub(&ht->nobjs, 1, __ATOMIC_RELAXED);
+	rte_atomic_fetch_sub_explicit(&ht->nobjs, 1, rte_memory_order_relaxed);
 	__rte_rht_retire_obj(ht, rht_obj(ht, &list->rhead));
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhltable_remove, 26.03)
 int
 rte_rhltable_remove(struct rte_rhltable *hlt, struct rte_rhlist_head *list)
 {

@@ -51,6 +51,7 @@ __rte_rht_walkers_retire(struct rte_rhashtable *ht, struct __rte_rht_table *tbl)
 	rte_spinlock_unlock(&ht->walk_lock);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_walk_enter, 26.03)
 void
 rte_rhashtable_walk_enter(struct rte_rhashtable *ht, struct rte_rhashtable_iter *it)
 {
@@ -64,7 +65,7 @@ rte_rhashtable_walk_enter(struct rte_rhashtable *ht, struct rte_rhashtable_iter 
 	it->ht = ht;
 	rte_spinlock_lock(&ht->walk_lock);
 	/* under walk_lock, a table read here is not retired yet, or is marked */
-	tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
+	tbl = rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire);
 	if (!tbl->retired) {
 		it->tbl = tbl;
 		walker_park(tbl, it);
@@ -87,8 +88,10 @@ walker_refind(struct rte_rhashtable_iter *it)
 	if (it->p == NULL)
 		return;
 	/* acquire loads: pair with the release stores that link objects */
-	for (p = __rte_rht_ptr(__atomic_load_n(__rte_rht_bucket(tbl, it->slot), __ATOMIC_ACQUIRE));
-	     !__rte_rht_is_nulls(p) && p != it->p; p = __atomic_load_n(&p->next, __ATOMIC_ACQUIRE))
+	for (p = __rte_rht_ptr(rte_atomic_load_explicit(__rte_rht_bucket(tbl, it->slot),
+						  rte_memory_order_acquire));
+	     !__rte_rht_is_nulls(p) && p != it->p;
+	     p = rte_atomic_load_explicit(&p->next, rte_memory_order_acquire))
 		;
 	if (__rte_rht_is_nulls(p)) {
 		it->p = NULL;
@@ -98,12 +101,13 @@ walker_refind(struct rte_rhashtable_iter *it)
 	if (it->list == NULL)
 		return;
 	for (l = (struct rte_rhlist_head *)p; l != NULL && l != it->list;
-	     l = __atomic_load_n(&l->next, __ATOMIC_ACQUIRE))
+	     l = rte_atomic_load_explicit(&l->next, rte_memory_order_acquire))
 		;
 	if (l == NULL) /* restart the key's list */
 		it->list = (struct rte_rhlist_head *)p;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_walk_start_check, 26.03)
 int
 rte_rhashtable_walk_start_check(struct rte_rhashtable_iter *it)
 {
@@ -119,7 +123,7 @@ rte_rhashtable_walk_start_check(struct rte_rhashtable_iter *it)
 	walker_unpark(it);
 	if (!it->end_of_table && it->tbl == NULL) {
 		/* our table was retired while we were parked */
-		it->tbl = __atomic_load_n(&ht->core.tbl, __ATOMIC_ACQUIRE);
+		it->tbl = rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire);
 		it->slot = 0;
 		it->p = NULL;
 		it->list = NULL;
@@ -132,6 +136,7 @@ rte_rhashtable_walk_start_check(struct rte_rhashtable_iter *it)
 	return ret;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_walk_start, 26.03)
 void
 rte_rhashtable_walk_start(struct rte_rhashtable_iter *it)
 {
@@ -156,7 +161,8 @@ bucket_next(struct rte_rhashtable_iter *it)
 
 	/* acquire loads: pair with the release stores that link objects */
 	if (it->list != NULL) {
-		struct rte_rhlist_head *l = __atomic_load_n(&it->list->next, __ATOMIC_ACQUIRE);
+		struct rte_rhlist_head *l =
+			rte_atomic_load_explicit(&it->list->next, rte_memory_order_acquire);
 
 		if (l != NULL) {
 			it->list = l;
@@ -165,9 +171,9 @@ bucket_next(struct rte_rhashtable_iter *it)
 	}
 	for (;;) {
 		if (it->p == NULL)
-			p = __rte_rht_ptr(__atomic_load_n(bkt, __ATOMIC_ACQUIRE));
+			p = __rte_rht_ptr(rte_atomic_load_explicit(bkt, rte_memory_order_acquire));
 		else
-			p = __atomic_load_n(&it->p->next, __ATOMIC_ACQUIRE);
+			p = rte_atomic_load_explicit(&it->p->next, rte_memory_order_acquire);
 		if (!__rte_rht_is_nulls(p))
 			break;
 		if (p == __rte_rht_nulls(bkt))
@@ -179,6 +185,7 @@ bucket_next(struct rte_rhashtable_iter *it)
 	return rht_obj(ht, p);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_walk_next, 26.03)
 int
 rte_rhashtable_walk_next(struct rte_rhashtable_iter *it, void **obj)
 {
@@ -197,7 +204,7 @@ rte_rhashtable_walk_next(struct rte_rhashtable_iter *it, void **obj)
 			return 0;
 	}
 	/* acquire: pairs with __rte_rht_table_attach() */
-	tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+	tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 	if (tbl != NULL) {
 		it->tbl = tbl;
 		it->slot = 0;
@@ -209,6 +216,7 @@ rte_rhashtable_walk_next(struct rte_rhashtable_iter *it, void **obj)
 	return -ENOENT;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_walk_stop, 26.03)
 void
 rte_rhashtable_walk_stop(struct rte_rhashtable_iter *it)
 {
@@ -230,6 +238,7 @@ rte_rhashtable_walk_stop(struct rte_rhashtable_iter *it)
 	rte_spinlock_unlock(&ht->walk_lock);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_walk_exit, 26.03)
 void
 rte_rhashtable_walk_exit(struct rte_rhashtable_iter *it)
 {

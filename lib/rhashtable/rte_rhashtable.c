@@ -35,6 +35,7 @@ EAL_REGISTER_TAILQ(rte_rhashtable_tailq)
 static_assert(offsetof(struct rte_rhashtable, core) == 0,
 	      "struct __rte_rht_core must be the first member of struct rte_rhashtable");
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_default_hash, 26.03)
 uint32_t
 rte_rhashtable_default_hash(const void *key, uint32_t key_len, uint32_t seed)
 {
@@ -44,7 +45,7 @@ rte_rhashtable_default_hash(const void *key, uint32_t key_len, uint32_t seed)
 static uint32_t
 round_down_pow2(uint32_t v)
 {
-	return v == 0 ? 0 : UINT32_C(1) << (31 - __builtin_clz(v));
+	return v == 0 ? 0 : UINT32_C(1) << (31 - rte_clz32(v));
 }
 
 static int
@@ -214,6 +215,7 @@ __rte_rht_with_table(const char *name, int (*fn)(const struct rte_rhashtable *ht
 	return ret;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_find_existing, 26.03)
 struct rte_rhashtable *
 rte_rhashtable_find_existing(const char *name)
 {
@@ -289,18 +291,21 @@ fail:
 	return NULL;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_create, 26.03)
 struct rte_rhashtable *
 rte_rhashtable_create(const struct rte_rhashtable_params *p)
 {
 	return table_create(p, false);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhltable_create, 26.03)
 struct rte_rhltable *
 rte_rhltable_create(const struct rte_rhashtable_params *p)
 {
 	return (struct rte_rhltable *)table_create(p, true);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhltable_table, 26.03)
 struct rte_rhashtable *
 rte_rhltable_table(struct rte_rhltable *hlt)
 {
@@ -331,6 +336,7 @@ chain_destroy(struct rte_rhashtable *ht, struct rte_rhash_head *p,
 	}
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_free_and_destroy, 26.03)
 void
 rte_rhashtable_free_and_destroy(struct rte_rhashtable *ht,
 				rte_rhashtable_free_obj_t free_fn, void *ctx)
@@ -354,30 +360,34 @@ rte_rhashtable_free_and_destroy(struct rte_rhashtable *ht,
 	rte_free(ht);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_free, 26.03)
 void
 rte_rhashtable_free(struct rte_rhashtable *ht)
 {
 	rte_rhashtable_free_and_destroy(ht, NULL, NULL);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhltable_free, 26.03)
 void
 rte_rhltable_free(struct rte_rhltable *hlt)
 {
 	rte_rhashtable_free_and_destroy(rte_rhltable_table(hlt), NULL, NULL);
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_count, 26.03)
 uint32_t
 rte_rhashtable_count(const struct rte_rhashtable *ht)
 {
 	if (ht == NULL)
 		return 0;
 	if (ht->rhlist)
-		return __atomic_load_n(&ht->nobjs, __ATOMIC_RELAXED);
+		return rte_atomic_load_explicit(&ht->nobjs, rte_memory_order_relaxed);
 	return rht_nelems(ht);
 }
 
-#define CTR(ht, field) __atomic_load_n(&(ht)->ctr.field, __ATOMIC_RELAXED)
+#define CTR(ht, field) rte_atomic_load_explicit(&(ht)->ctr.field, rte_memory_order_relaxed)
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_stats_get, 26.03)
 int
 rte_rhashtable_stats_get(const struct rte_rhashtable *ht, struct rte_rhashtable_stats *s)
 {
@@ -388,8 +398,8 @@ rte_rhashtable_stats_get(const struct rte_rhashtable *ht, struct rte_rhashtable_
 	memset(s, 0, sizeof(*s));
 	s->nelems = rht_nelems(ht);
 	s->nobjs = rte_rhashtable_count(ht);
-	s->buckets = __atomic_load_n(&ht->last_size, __ATOMIC_RELAXED);
-	s->ntables = __atomic_load_n(&ht->ntables, __ATOMIC_RELAXED);
+	s->buckets = rte_atomic_load_explicit(&ht->last_size, rte_memory_order_relaxed);
+	s->ntables = rte_atomic_load_explicit(&ht->ntables, rte_memory_order_relaxed);
 	s->grows = CTR(ht, grows);
 	s->shrinks = CTR(ht, shrinks);
 	s->reseeds = CTR(ht, reseeds);
@@ -405,13 +415,14 @@ rte_rhashtable_stats_get(const struct rte_rhashtable *ht, struct rte_rhashtable_
 	s->refused_ebusy = CTR(ht, refused_ebusy);
 	s->refused_e2big = CTR(ht, refused_e2big);
 	s->worker_stalls = CTR(ht, worker_stalls);
-	s->bytes = __atomic_load_n(&ht->bytes, __ATOMIC_RELAXED);
+	s->bytes = rte_atomic_load_explicit(&ht->bytes, rte_memory_order_relaxed);
 	s->reclaim_pending = __rte_rht_rcu_pending(ht);
 	s->socket_id = ht->socket_id;
-	s->numa_node = __atomic_load_n(&ht->last_node, __ATOMIC_RELAXED);
+	s->numa_node = rte_atomic_load_explicit(&ht->last_node, rte_memory_order_relaxed);
 	return 0;
 }
 
+RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_table_info_get, 26.03)
 int
 rte_rhashtable_table_info_get(struct rte_rhashtable *ht, uint32_t idx,
 			      struct rte_rhashtable_table_info *info)
@@ -426,7 +437,7 @@ rte_rhashtable_table_info_get(struct rte_rhashtable *ht, uint32_t idx,
 	/* the worker retires tables only under this lock */
 	rte_spinlock_lock(&ht->rehash_lock);
 	for (tbl = ht->core.tbl; tbl != NULL && idx > 0; idx--)
-		tbl = __atomic_load_n(&tbl->future_tbl, __ATOMIC_ACQUIRE);
+		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 	if (tbl == NULL) {
 		ret = -ENOENT;
 	} else {

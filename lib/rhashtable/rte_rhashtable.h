@@ -56,6 +56,7 @@
 
 #include <rte_compat.h>
 #include <rte_common.h>
+#include <rte_debug.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -1044,6 +1045,7 @@ static __rte_always_inline void *
 rte_rhashtable_lookup_fast(const struct rte_rhashtable *ht, const void *key,
 			   const uint32_t key_len)
 {
+#ifdef ALLOW_EXPERIMENTAL_API
 	const struct __rte_rht_core *c = (const struct __rte_rht_core *)ht;
 	struct rte_rhash_head *he;
 	bool slow = false;
@@ -1054,6 +1056,18 @@ rte_rhashtable_lookup_fast(const struct rte_rhashtable *ht, const void *key,
 	if (unlikely(slow))
 		return rte_rhashtable_lookup(ht, key);
 	return he == NULL ? NULL : (char *)he - c->head_offset;
+#else
+	/*
+	 * Experimental like the lookup it falls back on: a program built
+	 * without ALLOW_EXPERIMENTAL_API cannot call it, but still compiles
+	 * this header (as DPDK's rte_pmu_read() does).
+	 */
+	RTE_SET_USED(ht);
+	RTE_SET_USED(key);
+	RTE_SET_USED(key_len);
+	RTE_VERIFY(false);
+	return NULL;
+#endif
 }
 #pragma GCC diagnostic pop
 

@@ -19,13 +19,21 @@
 #error "do not include rte_rhashtable_core.h directly, use <rte_rhashtable.h> instead"
 #endif
 
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_bitops.h>
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_spinlock.h>
+#include <rte_version.h>
+#if RTE_VERSION_NUM(23, 11, 0, 0) > RTE_VERSION
+#include <rte_rhashtable_compat.h>
+#else
+#include <rte_stdatomic.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,13 +75,13 @@ struct __rte_rht_table {
 	 * worker only: on a line of its own, away from the fields above that
 	 * every lookup reads.
 	 */
-	uint32_t rehash __rte_cache_aligned;
+	alignas(RTE_CACHE_LINE_SIZE) uint32_t rehash;
 	/* What lookups may know of that progress: a lower bound, published
 	 * (release) every RHT_EMPTIED_STEP buckets, so that the line rarely
 	 * changes under the readers that check it.
 	 */
-	uint32_t emptied __rte_cache_aligned;
-	struct rte_rhash_head *buckets[] __rte_cache_aligned; /* flat tables only */
+	alignas(RTE_CACHE_LINE_SIZE) uint32_t emptied;
+	alignas(RTE_CACHE_LINE_SIZE) struct rte_rhash_head *buckets[]; /* flat tables only */
 };
 
 /*
@@ -273,20 +281,20 @@ __rte_rht_lookup_common(const struct __rte_rht_core *c, const void *key, uint32_
 			bool *slow)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct __rte_rht_table *tbl = __atomic_load_n(&c->tbl, __ATOMIC_ACQUIRE);
+	const struct __rte_rht_table *tbl = rte_atomic_load_explicit(&c->tbl, rte_memory_order_acquire);
 	struct rte_rhash_head **bkt, *word, *he;
 	uint64_t hash;
 
 	/* relaxed: only picks the path; the whole algorithm reloads with acquire */
-	if (unlikely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) != NULL))
+	if (unlikely(rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_relaxed) != NULL))
 		goto slow_path;
 	hash = __rte_rht_default_hash64(key, key_len, tbl->seed);
 	bkt = __rte_rht_bucket(tbl, (uint32_t)hash & tbl->mask);
 	/* acquire: pairs with the release stores that link objects */
-	word = __atomic_load_n(bkt, __ATOMIC_ACQUIRE);
+	word = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
 	if (__rte_rht_bloom_may_hold(word, hash)) {
 		for (he = __rte_rht_ptr(word); !__rte_rht_is_nulls(he);
-		     he = __atomic_load_n(&he->next, __ATOMIC_ACQUIRE))
+		     he = rte_atomic_load_explicit(&he->next, rte_memory_order_acquire))
 			if (__rte_rht_keys_differ((const uint8_t *)key, (const uint8_t *)he -
 					    c->head_offset + c->key_offset, key_len) == 0)
 				return he;
@@ -297,7 +305,7 @@ __rte_rht_lookup_common(const struct __rte_rht_core *c, const void *key, uint32_
 			goto slow_path;
 	}
 	/* a rehash may have started during the walk */
-	if (likely(__atomic_load_n(&tbl->future_tbl, __ATOMIC_RELAXED) == NULL))
+	if (likely(rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_relaxed) == NULL))
 		return NULL;
 slow_path:
 	*slow = true;
