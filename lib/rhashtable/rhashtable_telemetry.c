@@ -12,6 +12,7 @@
 
 #include <rte_telemetry.h>
 
+#include "rhashtable_compat.h"
 #include "rhashtable_pvt.h"
 
 static void
@@ -29,7 +30,7 @@ telemetry_list(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
-#define ADD_U64(d, s, field) rte_tel_data_add_dict_u64(d, #field, (s)->field)
+#define ADD_U64(d, s, field) rte_tel_data_add_dict_uint(d, #field, (s)->field)
 
 static void
 add_stats(struct rte_tel_data *d, const struct rte_rhashtable *ht,
@@ -58,12 +59,12 @@ add_stats(struct rte_tel_data *d, const struct rte_rhashtable *ht,
 	ADD_U64(d, s, bytes);
 	ADD_U64(d, s, reclaim_pending);
 	rte_tel_data_add_dict_int(d, "socket_id", s->socket_id);
-	rte_tel_data_add_dict_u64(d, "key_len", ht->key_len);
-	rte_tel_data_add_dict_u64(d, "max_size", ht->max_size);
-	rte_tel_data_add_dict_u64(d, "min_size", ht->min_size);
+	rte_tel_data_add_dict_uint(d, "key_len", ht->key_len);
+	rte_tel_data_add_dict_uint(d, "max_size", ht->max_size);
+	rte_tel_data_add_dict_uint(d, "min_size", ht->min_size);
 	rte_tel_data_add_dict_int(d, "automatic_shrinking", ht->automatic_shrinking);
 	rte_tel_data_add_dict_int(d, "rcu", ht->rcu.v != NULL);
-	rte_tel_data_add_dict_u64(d, "service_id", ht->service_id);
+	rte_tel_data_add_dict_uint(d, "service_id", ht->service_id);
 }
 
 static int
