@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT INT TERM
 command -v make > /dev/null || { echo "FAIL: no make"; exit 1; }
 cp -r "$srcdir/examples/flow_table" "$work/"
 # the --no-huge fallback for machines without hugepages (see the Makefile)
-PKG_CONFIG_PATH=$builddir/meson-uninstalled \
+PKG_CONFIG_PATH=$builddir/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} \
 	make -C "$work/flow_table" COMMON_DIR="$srcdir/common"
 app=$work/flow_table/build/dpdk-flow_table
 [ -x "$app" ] || { echo "FAIL: make built no $app"; exit 1; }
