@@ -25,8 +25,8 @@
 #   RHT_BUILD_ROOT      where the project build dirs go (default: the
 #                       clone's top; build-dpdk-<version>/ is gitignored)
 #   RHT_SUITE           meson test suite to run (default fast-tests)
-#   RHT_EAL_LOCK        lock file held around each meson test run
-#                       (default /tmp/rht-eal.lock)
+#   RHT_EAL_LOCK        run each meson test under flock on this file (a
+#                       machine shared with other test runs; unset: no lock)
 
 set -eu
 
@@ -35,7 +35,6 @@ cache_root=${RHT_DPDK_CACHE:-/var/cache/rhashtable/dpdk}
 platform=${RHT_DPDK_PLATFORM:-generic}
 build_root=${RHT_BUILD_ROOT:-$top}
 suite=${RHT_SUITE:-fast-tests}
-eal_lock=${RHT_EAL_LOCK:-/tmp/rht-eal.lock}
 
 # What the project's programs and tests use: the vdev bus and net_flowgen's
 # base, the default (ring) mempool, and the PMDs the tests and flowpmd's
@@ -208,7 +207,7 @@ test_version()
 	rc=0
 	# the install tests build programs against the DPDK in use, with pkg-config
 	PKG_CONFIG_PATH=$pc_path LD_LIBRARY_PATH=$ld_path \
-		flock "$eal_lock" meson test -C "$bdir" \
+		${RHT_EAL_LOCK:+flock "$RHT_EAL_LOCK"} meson test -C "$bdir" \
 		--no-rebuild --suite "$suite" --num-processes 1 \
 		--print-errorlogs >"$tlog" 2>&1 || rc=$?
 	cat "$tlog"
