@@ -229,7 +229,7 @@ for tarball in "$@"; do
 	tarball=$(cd "$(dirname "$tarball")" && pwd)/$(basename "$tarball")
 	version=$(tarball_version "$tarball")
 	if ! prefix=$(dpdk_prefix "$tarball"); then
-		record "$version" 0 1 "DPDK build failed"
+		record "$version" 0 1 "DPDK not built, see above"
 		continue
 	fi
 	$dpdk_only && continue
