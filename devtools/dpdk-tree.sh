@@ -18,7 +18,7 @@
 #    kernel's checkpatch.pl, from Debian's linux-source-6.1) and
 #    check-git-log.sh on the series.
 #
-# It prints every failure and ends with the line `N passed, N failed` of
+# It prints every failure and ends with the line `tests: N passed, N failed` of
 # the dpdk-test part; the exit status is non-zero if a test or a check failed.
 # The series is signed off by RHT_DPDK_AUTHOR_NAME <RHT_DPDK_AUTHOR_EMAIL>
 # (default: Rhashtable Authors <maintainers@rhashtable.example>), who also
@@ -185,7 +185,7 @@ start=$(date +%s)
 if ! ninja -C "$build" app/dpdk-test > "$cache/ninja.log" 2>&1; then
 	grep -B5 -A20 "FAILED\|error:" "$cache/ninja.log" | head -80
 	echo "dpdk-test did not build (log: $cache/ninja.log)"
-	echo "0 passed, 1 failed"
+	echo "tests: 0 passed, 1 failed"
 	exit 1
 fi
 echo "dpdk-test built in $(($(date +%s) - start)) s"
@@ -284,5 +284,5 @@ step "check-git-log.sh on the series"
 step "summary"
 [ $failures -eq 0 ] && echo "checks: all clean" || echo "checks: $failures failed"
 echo "dpdk-test: $skipped skipped"
-echo "$passed passed, $failed failed"
+echo "tests: $passed passed, $failed failed"
 [ $failed -eq 0 ] && [ $failures -eq 0 ]

@@ -65,7 +65,7 @@ elapsed=$(( $(date +%s) - start ))
 cmdline="$*"
 
 python3 "$root/devtools/bench_report.py" --json "$json" --trace "$trace" \
-	--out "$out" --machine machine.md
+	--out "$out" --machine machine.md --dpdk "$(pkg-config --modversion libdpdk)"
 
 # The machine the figures come from
 hp=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"].get("rht_hugepages","?"))' "$json")

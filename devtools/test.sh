@@ -10,6 +10,8 @@
 #
 # Usage: devtools/test.sh [SUITE]   (default: fast-tests; also perf-tests,
 #                                    stress-tests: those skip the ASan pass)
+# Env:   RHT_EAL_LOCK=FILE  run each meson test under flock FILE (a machine
+#                           shared with other test runs; unset: no lock)
 
 set -eu
 
@@ -24,7 +26,7 @@ count_tests()
 {
 	log=$(mktemp)
 	rc=0
-	"$@" >"$log" 2>&1 || rc=$?
+	${RHT_EAL_LOCK:+flock "$RHT_EAL_LOCK"} "$@" >"$log" 2>&1 || rc=$?
 	cat "$log"
 	passed=$((passed + $(awk '/^Ok:/ {n = $2} END {print n + 0}' "$log")))
 	failed=$((failed + $(awk '/^(Fail|Timeout):/ {n += $2} END {print n + 0}' "$log")))

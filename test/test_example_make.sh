@@ -27,7 +27,7 @@ run()
 }
 # the --no-huge fallback for machines without hugepages (see the Makefile)
 for variant in shared static; do
-	PKG_CONFIG_PATH=$builddir/meson-uninstalled \
+	PKG_CONFIG_PATH=$builddir/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH} \
 		make -C "$work/flow_table" COMMON_DIR="$srcdir/common" "$variant"
 	app=$work/flow_table/build/dpdk-flow_table-$variant
 	[ -x "$app" ] || { echo "FAIL: make $variant built no $app"; exit 1; }

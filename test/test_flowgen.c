@@ -218,8 +218,8 @@ fg_parse_ipv6(struct rte_mbuf *m, struct rte_ipv6_hdr *ip, uint16_t len, struct 
 		"IPv6 payload length");
 	TEST_ASSERT_EQUAL(m->packet_type & RTE_PTYPE_L3_MASK, RTE_PTYPE_L3_IPV6, "ptype");
 	t->ipv6 = 1;
-	memcpy(t->src, ip->src_addr, 16);
-	memcpy(t->dst, ip->dst_addr, 16);
+	memcpy(t->src, &ip->src_addr, 16);
+	memcpy(t->dst, &ip->dst_addr, 16);
 	return fg_parse_l4(m, ip, 1, ip->proto, (uint8_t *)(ip + 1), len - sizeof(*ip), t);
 }
 
@@ -363,8 +363,8 @@ fg_softrss(const struct fg_tuple *t, const uint8_t *key)
 		tt.v4.dport = rte_be_to_cpu_16(t->dport);
 		return rte_softrss((uint32_t *)&tt, RTE_THASH_V4_L4_LEN, key);
 	}
-	memcpy(ip6.src_addr, t->src, 16);
-	memcpy(ip6.dst_addr, t->dst, 16);
+	memcpy(&ip6.src_addr, t->src, 16);
+	memcpy(&ip6.dst_addr, t->dst, 16);
 	rte_thash_load_v6_addrs(&ip6, &tt);
 	tt.v6.sport = rte_be_to_cpu_16(t->sport);
 	tt.v6.dport = rte_be_to_cpu_16(t->dport);
@@ -739,7 +739,26 @@ test_flowgen_churn_retired(void)
 }
 
 /*
- * TX frees (the pool fills up again) and the stats count both ways; with
+ * One queue's packet counter, from the xstats every DPDK release derives from
+ * the driver's per-queue counters (25.11 took them out of struct
+ * rte_eth_stats); UINT64_MAX when the port has no such counter.
+ */
+static uint64_t
+fg_queue_xstat(uint16_t port_id, const char *dir, unsigned int queue)
+{
+	char name[RTE_ETH_XSTATS_NAME_SIZE];
+	uint64_t id, value;
+
+	snprintf(name, sizeof(name), "%s_q%u_packets", dir, queue);
+	if (rte_eth_xstats_get_id_by_name(port_id, name, &id) != 0 ||
+	    rte_eth_xstats_get_by_id(port_id, &id, &value, 1) != 1)
+		return UINT64_MAX;
+	return value;
+}
+
+/*
+ * TX frees (the pool fills up again) and the stats count both ways, per
+ * queue too; with
  * tx_offloads RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, TX puts the mbufs back to
  * their pool directly.
  */
@@ -780,7 +799,12 @@ test_flowgen_tx_stats_one(uint64_t tx_offloads)
 	TEST_ASSERT_EQUAL(st.opackets, 100 * FG_BURST, "opackets");
 	TEST_ASSERT_EQUAL(st.ibytes, 100 * FG_BURST * 100, "ibytes");
 	TEST_ASSERT_EQUAL(st.obytes, 100 * FG_BURST * 100, "obytes");
-	TEST_ASSERT_EQUAL(st.q_ipackets[0] + st.q_ipackets[1], st.ipackets, "per queue");
+	for (i = 0; i < 2; i++) {
+		TEST_ASSERT_EQUAL(fg_queue_xstat(p.port_id, "rx", i), 50 * FG_BURST,
+				  "rx queue %u packets", i);
+		TEST_ASSERT_EQUAL(fg_queue_xstat(p.port_id, "tx", i), 50 * FG_BURST,
+				  "tx queue %u packets", i);
+	}
 	TEST_ASSERT_SUCCESS(rte_eth_stats_reset(p.port_id), "stats reset");
 	TEST_ASSERT_SUCCESS(rte_eth_stats_get(p.port_id, &st), "stats");
 	TEST_ASSERT(st.ipackets == 0 && st.opackets == 0 && st.ibytes == 0 && st.obytes == 0,
@@ -794,6 +818,32 @@ test_flowgen_tx_stats(void)
 {
 	TEST_ASSERT_SUCCESS(test_flowgen_tx_stats_one(0), "TX with rte_pktmbuf_free_bulk");
 	return test_flowgen_tx_stats_one(RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
+}
+
+/* The packet types the frames carry are announced, and no others. */
+static int
+test_flowgen_ptypes(void)
+{
+	static const uint32_t want[] = {
+		RTE_PTYPE_L2_ETHER, RTE_PTYPE_L3_IPV4, RTE_PTYPE_L3_IPV6,
+		RTE_PTYPE_L4_UDP, RTE_PTYPE_L4_TCP,
+	};
+	uint32_t got[16];
+	struct fg_port p;
+	unsigned int i;
+	int n;
+
+	TEST_ASSERT_SUCCESS(fg_port_open("flows=10", 1, &p), "open");
+	n = rte_eth_dev_get_supported_ptypes(p.port_id, RTE_PTYPE_ALL_MASK, got,
+					     RTE_DIM(got));
+	TEST_ASSERT_EQUAL(n, (int)RTE_DIM(want), "%d packet types", n);
+	for (i = 0; i < RTE_DIM(want); i++)
+		TEST_ASSERT_EQUAL(got[i], want[i], "packet type %u: %#x", i, got[i]);
+	n = rte_eth_dev_get_supported_ptypes(p.port_id, RTE_PTYPE_L4_MASK, got,
+					     RTE_DIM(got));
+	TEST_ASSERT_EQUAL(n, 2, "%d L4 packet types", n);
+	fg_port_close(&p);
+	return TEST_SUCCESS;
 }
 
 /* Bad devargs fail the probe. */
@@ -829,6 +879,7 @@ static struct unit_test_suite flowgen_suite = {
 		TEST_CASE(test_flowgen_churn_retired),
 		TEST_CASE(test_flowgen_queues_churn),
 		TEST_CASE(test_flowgen_tx_stats),
+		TEST_CASE(test_flowgen_ptypes),
 		TEST_CASE(test_flowgen_bad_args),
 		TEST_CASES_END()
 	},

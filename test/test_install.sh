@@ -72,7 +72,7 @@ esac
 
 run_app() {
 	# shellcheck disable=SC2086
-	out=$(LD_LIBRARY_PATH="$libdir" "$1" $eal_args 2>"$work/app.err") ||
+	out=$(LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$1" $eal_args 2>"$work/app.err") ||
 		{ cat "$work/app.err"; echo "$out"; fail "$1 exited with an error"; }
 	echo "$out" | grep -qx "$expected" ||
 		{ cat "$work/app.err"; echo "$out"; fail "$1 did not print '$expected'"; }

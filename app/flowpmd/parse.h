@@ -131,8 +131,8 @@ flowpmd_parse_ipv6(const uint8_t *l3, uint32_t len, struct flow_key6 *k)
 	plen = rte_be_to_cpu_16(ip->payload_len);
 	if (plen != 0)
 		len = RTE_MIN(len, sizeof(*ip) + plen);
-	memcpy(k->src, ip->src_addr, sizeof(k->src));
-	memcpy(k->dst, ip->dst_addr, sizeof(k->dst));
+	memcpy(k->src, &ip->src_addr, sizeof(k->src));
+	memcpy(k->dst, &ip->dst_addr, sizeof(k->dst));
 	memset(k->pad, 0, sizeof(k->pad));
 	/* TCP, UDP or SCTP first: the common packets skip the extension test */
 	if (likely(flowpmd_parse_has_ports(ip->proto)) ||

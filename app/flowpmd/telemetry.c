@@ -46,6 +46,7 @@
 #include <rte_telemetry.h>
 
 #include "flowpmd.h"
+#include "flowpmd_compat.h"
 
 #define FLOW_PARAMS 5 /* src, dst, proto, sport, dport */
 
@@ -132,7 +133,7 @@ add_real(struct rte_tel_data *d, const char *name, double v, int decimals)
 	rte_tel_data_add_dict_string(d, name, buf);
 }
 
-#define ADD_U64(d, name, v) rte_tel_data_add_dict_u64(d, name, v)
+#define ADD_U64(d, name, v) rte_tel_data_add_dict_uint(d, name, v)
 
 static void
 add_period(struct rte_tel_data *d)

@@ -11,14 +11,9 @@
 #include <string.h>
 
 #include <rte_telemetry.h>
-#include <rte_version.h>
 
+#include "rhashtable_compat.h"
 #include "rhashtable_pvt.h"
-
-/* DPDK 23.03 renamed the u64 value functions uint; 24.11 dropped the old name. */
-#if RTE_VERSION_NUM(23, 3, 0, 0) > RTE_VERSION
-#define rte_tel_data_add_dict_uint rte_tel_data_add_dict_u64
-#endif
 
 static void
 add_name(const struct rte_rhashtable *ht, void *arg)

@@ -58,6 +58,7 @@
 #include <ethdev_vdev.h>
 #include <bus_vdev_driver.h>
 
+#include "flowgen_compat.h"
 #include "rte_eth_flowgen.h"
 
 #define FLOWGEN_ARG_FLOWS		"flows"
@@ -388,8 +389,8 @@ flowgen_tuple_rss(const struct pmd_internals *pi, const struct flowgen_tuple *t)
 		tt.v4.dport = t->dport;
 		return rte_softrss((uint32_t *)&tt, RTE_THASH_V4_L4_LEN, pi->rss_key);
 	}
-	memcpy(ip6.src_addr, t->src6, sizeof(ip6.src_addr));
-	memcpy(ip6.dst_addr, t->dst6, sizeof(ip6.dst_addr));
+	memcpy(&ip6.src_addr, t->src6, sizeof(ip6.src_addr));
+	memcpy(&ip6.dst_addr, t->dst6, sizeof(ip6.dst_addr));
 	rte_thash_load_v6_addrs(&ip6, &tt);
 	tt.v6.sport = t->sport;
 	tt.v6.dport = t->dport;
@@ -1107,12 +1108,12 @@ flowgen_ip6_hdr_init(struct flowgen_tmpl *t, struct rte_ipv6_hdr *ip6, uint16_t 
 	ip6->payload_len = rte_cpu_to_be_16(l4_len);
 	ip6->proto = proto;
 	ip6->hop_limits = 64;
-	memcpy(ip6->src_addr, flowgen_src6_net, sizeof(ip6->src_addr));
-	memcpy(ip6->dst_addr, flowgen_dst6_net, sizeof(ip6->dst_addr));
+	memcpy(&ip6->src_addr, flowgen_src6_net, sizeof(ip6->src_addr));
+	memcpy(&ip6->dst_addr, flowgen_dst6_net, sizeof(ip6->dst_addr));
 	t->ip_sum = 0;
 	t->ptype |= RTE_PTYPE_L3_IPV6;
-	return flowgen_sum16(ip6->src_addr, sizeof(ip6->src_addr)) +
-		flowgen_sum16(ip6->dst_addr, sizeof(ip6->dst_addr));
+	return flowgen_sum16(&ip6->src_addr, sizeof(ip6->src_addr)) +
+		flowgen_sum16(&ip6->dst_addr, sizeof(ip6->dst_addr));
 }
 
 static void
@@ -1582,7 +1583,8 @@ flowgen_since(const uint64_t *count, uint64_t base)
 }
 
 static int
-flowgen_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+flowgen_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st,
+		  struct eth_queue_stats *qst)
 {
 	uint16_t i;
 
@@ -1596,9 +1598,10 @@ flowgen_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 		b = flowgen_since(&q->bytes, q->bytes_base);
 		st->ipackets += p;
 		st->ibytes += b;
-		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			st->q_ipackets[i] = p;
-			st->q_ibytes[i] = b;
+		/* ethdev asks for the queue counters only when it shows them */
+		if (qst != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			qst->q_ipackets[i] = p;
+			qst->q_ibytes[i] = b;
 		}
 	}
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
@@ -1611,9 +1614,9 @@ flowgen_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 		b = flowgen_since(&q->bytes, q->bytes_base);
 		st->opackets += p;
 		st->obytes += b;
-		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
-			st->q_opackets[i] = p;
-			st->q_obytes[i] = b;
+		if (qst != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			qst->q_opackets[i] = p;
+			qst->q_obytes[i] = b;
 		}
 	}
 	return 0;
@@ -1645,8 +1648,9 @@ flowgen_stats_reset(struct rte_eth_dev *dev)
 }
 
 static const uint32_t *
-flowgen_ptypes_get(struct rte_eth_dev *dev __rte_unused)
+flowgen_ptypes_get(struct rte_eth_dev *dev __rte_unused, size_t *nb_ptypes)
 {
+	/* the terminator is for DPDK before 24.03 (flowgen_compat.h) */
 	static const uint32_t ptypes[] = {
 		RTE_PTYPE_L2_ETHER,
 		RTE_PTYPE_L3_IPV4,
@@ -1656,6 +1660,7 @@ flowgen_ptypes_get(struct rte_eth_dev *dev __rte_unused)
 		RTE_PTYPE_UNKNOWN
 	};
 
+	*nb_ptypes = RTE_DIM(ptypes) - 1;
 	return ptypes;
 }
 
@@ -1699,7 +1704,7 @@ static const struct eth_dev_ops flowgen_ops = {
 	.dev_stop = flowgen_dev_stop,
 	.dev_close = flowgen_dev_close,
 	.dev_infos_get = flowgen_dev_infos_get,
-	.dev_supported_ptypes_get = flowgen_ptypes_get,
+	.dev_supported_ptypes_get = flowgen_ops_ptypes_get,
 	.rx_queue_setup = flowgen_rx_queue_setup,
 	.tx_queue_setup = flowgen_tx_queue_setup,
 	.rx_queue_release = flowgen_rx_queue_release,
@@ -1710,7 +1715,7 @@ static const struct eth_dev_ops flowgen_ops = {
 	.allmulticast_enable = flowgen_noop,
 	.allmulticast_disable = flowgen_noop,
 	.mtu_set = flowgen_mtu_set,
-	.stats_get = flowgen_stats_get,
+	.stats_get = flowgen_ops_stats_get,
 	.stats_reset = flowgen_stats_reset,
 	.rss_hash_conf_get = flowgen_rss_hash_conf_get,
 	.reta_query = flowgen_reta_query,
