@@ -6,6 +6,7 @@ application to exit, and the verdict."""
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -29,13 +30,32 @@ def flow_key(f):
     return (f["family"], f["src"], f["dst"], f["proto"], f["sport"], f["dport"])
 
 
-def socket_path(prefix):
-    """Where EAL puts the telemetry socket: its runtime directory (see eal_filesystem.h)."""
+def eal_prefix(name):
+    """An EAL --file-prefix for name, unique to this test run: name plus
+    RHT_EAL_TAG (devtools/test.sh sets it, to find what a run left behind)
+    or else this script's pid."""
+    return "%s_%s" % (name, os.environ.get("RHT_EAL_TAG") or os.getpid())
+
+
+def runtime_dir(prefix):
+    """EAL's runtime directory of a file prefix (eal_create_runtime_dir():
+    /var/run as root, else XDG_RUNTIME_DIR or /tmp, then dpdk/<prefix>)."""
     if os.geteuid() == 0:
         base = "/var/run"
     else:
         base = os.environ.get("XDG_RUNTIME_DIR", "/tmp")
-    return os.path.join(base, "dpdk", prefix, "dpdk_telemetry.v2")
+    return os.path.join(base, "dpdk", prefix)
+
+
+def remove_runtime_dir(prefix):
+    """Remove what EAL leaves in its runtime directory (the directory, the
+    telemetry and multi-process sockets, the config) once the process exited."""
+    shutil.rmtree(runtime_dir(prefix), ignore_errors=True)
+
+
+def socket_path(prefix):
+    """Where EAL puts the telemetry socket: its runtime directory (see eal_filesystem.h)."""
+    return os.path.join(runtime_dir(prefix), "dpdk_telemetry.v2")
 
 
 class Telemetry:
