@@ -4,6 +4,7 @@
 telemetry client, typing commands at the prompt, waiting for the
 application to exit, and the verdict."""
 
+import atexit
 import json
 import os
 import shutil
@@ -33,17 +34,20 @@ def flow_key(f):
 def eal_prefix(name):
     """An EAL --file-prefix for name, unique to this test run: name plus
     RHT_EAL_TAG (devtools/test.sh sets it, to find what a run left behind)
-    or else this script's pid."""
-    return "%s_%s" % (name, os.environ.get("RHT_EAL_TAG") or os.getpid())
+    or else this script's pid. Its runtime directory is removed when the
+    script exits (EAL 22.11 leaves it behind)."""
+    prefix = "%s_%s" % (name, os.environ.get("RHT_EAL_TAG") or os.getpid())
+    atexit.register(remove_runtime_dir, prefix)
+    return prefix
 
 
 def runtime_dir(prefix):
     """EAL's runtime directory of a file prefix (eal_create_runtime_dir():
-    /var/run as root, else XDG_RUNTIME_DIR or /tmp, then dpdk/<prefix>)."""
-    if os.geteuid() == 0:
-        base = "/var/run"
-    else:
-        base = os.environ.get("XDG_RUNTIME_DIR", "/tmp")
+    RUNTIME_DIRECTORY, which meson test sets to the build directory, else
+    /var/run as root, else XDG_RUNTIME_DIR or /tmp; then dpdk/<prefix>)."""
+    base = os.environ.get("RUNTIME_DIRECTORY")
+    if not base:
+        base = "/var/run" if os.geteuid() == 0 else os.environ.get("XDG_RUNTIME_DIR", "/tmp")
     return os.path.join(base, "dpdk", prefix)
 
 

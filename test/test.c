@@ -18,6 +18,7 @@
 #include <rte_errno.h>
 
 #include "rht_eal_mem.h"
+#include "rht_eal_runtime.h"
 #include "test.h"
 
 /* Memory the tests need when main() has to fall back to --no-huge. */
@@ -192,6 +193,36 @@ exit_code(int ret)
 	return 1;
 }
 
+/*
+ * devtools/test.sh sets RHT_EAL_TAG to a word unique to its run and looks
+ * for runtime directories holding it once the run is over: a test that
+ * left one behind is found even while other runs of the suite (other work
+ * trees, the same prefixes) come and go on the machine.
+ */
+static void
+tag_file_prefix(int argc, char **argv)
+{
+	static const char opt[] = "--file-prefix=";
+	const char *tag = getenv("RHT_EAL_TAG");
+	size_t len;
+	char *arg;
+	int i;
+
+	if (tag == NULL || tag[0] == '\0')
+		return;
+	for (i = 1; i < argc; i++) {
+		if (strncmp(argv[i], opt, strlen(opt)) != 0 ||
+				strstr(argv[i], tag) != NULL)
+			continue;
+		len = strlen(argv[i]) + strlen(tag) + 2;
+		arg = malloc(len);
+		if (arg == NULL)
+			return; /* the untagged prefix works too */
+		snprintf(arg, len, "%s_%s", argv[i], tag);
+		argv[i] = arg; /* for the life of the process, as argv */
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -204,6 +235,7 @@ main(int argc, char **argv)
 		return TEST_SKIPPED;
 	}
 
+	tag_file_prefix(argc, argv);
 	eal_argv = rht_eal_args_with_memory(&argc, argv, test_mem_mb());
 	if (rte_eal_init(argc, eal_argv) < 0) {
 		fprintf(stderr, "rte_eal_init failed: %s\n", rte_strerror(rte_errno));
@@ -215,6 +247,7 @@ main(int argc, char **argv)
 	else
 		ret = test_prompt();
 
-	rte_eal_cleanup();
+	if (rht_eal_cleanup_runtime() < 0 && ret == TEST_SUCCESS)
+		ret = TEST_FAILED;
 	return exit_code(ret);
 }

@@ -16,11 +16,14 @@ set -eu
 
 src=$(realpath "$1")
 work=$(mktemp -d /tmp/rht-debtest.XXXXXX)
-trap 'rm -rf "$work"' EXIT INT TERM
+# shellcheck source=test/eal_runtime.sh
+. "$(dirname "$0")/eal_runtime.sh"
+eal_pfx=$(eal_prefix rht_debpkg)
+trap 'rm -rf "$work"; remove_eal_runtime_dir "$eal_pfx"' EXIT INT TERM
 root=$work/root
 cc=${CC:-cc}
 expected='rhashtable install OK: 1 42'
-eal_args="--no-huge -m 64 --no-pci --no-shconf --file-prefix=rht_debpkg_$$ -l 0"
+eal_args="--no-huge -m 64 --no-pci --no-shconf --file-prefix=$eal_pfx -l 0"
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
 libdir=usr/lib/$multiarch
 
