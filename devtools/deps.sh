@@ -13,7 +13,7 @@ set -eu
 
 packages="build-essential pkg-config meson ninja-build python3 python3-pyelftools
 	libdpdk-dev dpdk-dev dpdk libnuma-dev liburcu-dev libbenchmark-dev
-	libpcap-dev clang libclang-rt-dev dpkg-dev debhelper fakeroot
+	libpcap-dev clang libclang-rt-dev dpkg-dev debhelper fakeroot lintian
 	python3-sphinx python3-sphinx-rtd-theme doxygen graphviz gnuplot-nox iproute2"
 
 log()
