@@ -8,6 +8,7 @@
  * Also the unit test suite runner and the command list.
  */
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,24 +204,23 @@ static void
 tag_file_prefix(int argc, char **argv)
 {
 	static const char opt[] = "--file-prefix=";
+	/* static: EAL keeps pointers into argv, and LeakSanitizer stays quiet */
+	static char tagged[PATH_MAX];
 	const char *tag = getenv("RHT_EAL_TAG");
-	size_t len;
-	char *arg;
-	int i;
+	int i, last = -1;
 
 	if (tag == NULL || tag[0] == '\0')
 		return;
-	for (i = 1; i < argc; i++) {
-		if (strncmp(argv[i], opt, strlen(opt)) != 0 ||
-				strstr(argv[i], tag) != NULL)
-			continue;
-		len = strlen(argv[i]) + strlen(tag) + 2;
-		arg = malloc(len);
-		if (arg == NULL)
-			return; /* the untagged prefix works too */
-		snprintf(arg, len, "%s_%s", argv[i], tag);
-		argv[i] = arg; /* for the life of the process, as argv */
-	}
+	/* EAL takes the last --file-prefix */
+	for (i = 1; i < argc; i++)
+		if (strncmp(argv[i], opt, strlen(opt)) == 0)
+			last = i;
+	if (last < 0 || strstr(argv[last], tag) != NULL)
+		return;
+	if (snprintf(tagged, sizeof(tagged), "%s_%s", argv[last], tag) >=
+			(int)sizeof(tagged))
+		return; /* the untagged prefix works too */
+	argv[last] = tagged;
 }
 
 int
