@@ -14,7 +14,7 @@ set -eu
 packages="build-essential pkg-config meson ninja-build python3 python3-pyelftools
 	libdpdk-dev dpdk-dev dpdk libnuma-dev liburcu-dev libbenchmark-dev
 	libpcap-dev libsystemd-dev clang libclang-rt-dev dpkg-dev debhelper fakeroot
-	git xz-utils linux-source-6.1 codespell gawk
+	lintian git xz-utils linux-source-6.1 codespell gawk
 	python3-sphinx python3-sphinx-rtd-theme doxygen graphviz gnuplot-nox iproute2
 	dpdk-doc patch"
 

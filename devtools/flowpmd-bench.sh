@@ -32,6 +32,8 @@ mi=1048576
 
 [ -x "$app" ] || { echo "no $app: build first (ninja -C $build)" >&2; exit 1; }
 mkdir -p "$out"
+# shellcheck source=test/eal_runtime.sh
+. "$(dirname "$0")/../test/eal_runtime.sh"
 
 # run NAME FLOWS BACKEND DURATION MAX_FLOWS [DEVARGS_EXTRA [APP_EXTRA]]
 run()
@@ -44,6 +46,7 @@ run()
 		--fwd=io --duration="$dur" --service-lcores=2 --flow-timeout=60 \
 		--json="$out/$name.json" $appx > "$out/$name.log" 2>&1 ||
 		{ echo "$name failed, see $out/$name.log" >&2; tail -5 "$out/$name.log" >&2; }
+	remove_eal_runtime_dir "flowpmd_bench_$name"
 }
 
 run rht_1m $mi rhashtable "$duration" $((mi * 5 / 4))

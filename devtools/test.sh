@@ -40,10 +40,54 @@ count_tests()
 build=${BUILD_DIR:-$top/build}
 asan_build=${ASAN_BUILD_DIR:-$top/build-asan}
 
+# EAL runtime directories a run leaves behind fail it. The test programs
+# put this word in their --file-prefix (test/test.c, eal_prefix() of
+# test/flowpmd_testlib.py and test/eal_runtime.sh), so that only this run's
+# are counted in /var/run/dpdk, where other runs of the suite on the
+# machine create theirs meanwhile; meson test points EAL at the build
+# directory (RUNTIME_DIRECTORY), where every new entry is this run's.
+RHT_EAL_TAG=run$$t$(date +%s)
+export RHT_EAL_TAG
+
+eal_dir_entries()
+{
+	[ -d "$1/dpdk" ] && ls -A "$1/dpdk"
+	return 0
+}
+
+# check_eal_leftovers BUILD BEFORE: BEFORE lists BUILD/dpdk before the run
+check_eal_leftovers()
+{
+	left=$(eal_dir_entries "$1" | sort | comm -13 "$2" - | sed "s|^|$1/dpdk/|")
+	for d in /var/run/dpdk /tmp/dpdk "${XDG_RUNTIME_DIR:-/tmp}/dpdk"; do
+		[ -d "$d" ] || continue
+		left="$left
+$(find "$d" -mindepth 1 -maxdepth 1 -name "*$RHT_EAL_TAG*")"
+	done
+	left=$(echo "$left" | sed '/^$/d' | sort -u)
+	rm -f "$2"
+	[ -z "$left" ] && return 0
+	echo "EAL runtime directories left behind by the tests:"
+	echo "$left"
+	echo "tests: $passed passed, $((failed + 1)) failed"
+	exit 1
+}
+
+# run_suite BUILD MESON-TEST-ARGS...: count_tests, then the leftover check
+run_suite()
+{
+	suite_build=$1
+	shift
+	before=$(mktemp)
+	eal_dir_entries "$suite_build" | sort >"$before"
+	count_tests meson test -C "$suite_build" "$@"
+	check_eal_leftovers "$suite_build" "$before"
+}
+
 "$top/devtools/deps.sh"
 # the docs too: their test (docs-warnings) fails on any Sphinx or Doxygen warning
 "$top/devtools/build.sh" -Denable_docs=true
-count_tests meson test -C "$build" --suite "$suite" --print-errorlogs --num-processes 1
+run_suite "$build" --suite "$suite" --print-errorlogs --num-processes 1
 
 if [ "$suite" != fast-tests ]; then
 	echo "tests: $passed passed, $failed failed"
@@ -54,7 +98,7 @@ BUILD_DIR=$asan_build "$top/devtools/build.sh" -Db_sanitize=address,undefined \
 	-Db_lundef=false -Dbenchmarks=disabled
 # halt on the first UBSan report too, so that a report fails the test
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-count_tests meson test -C "$asan_build" --suite "$suite" --no-suite install \
+run_suite "$asan_build" --suite "$suite" --no-suite install \
 	--print-errorlogs --num-processes 1
 
 # bounded fuzzing of the table operations and the packet parser (clang,
@@ -66,6 +110,6 @@ FUZZ_BUILD_DIR=$fuzz_build "$top/devtools/fuzz.sh" "${RHT_FUZZ_SECONDS:-30}" || 
 	echo "tests: $passed passed, $((failed + 1)) failed"
 	exit 1
 }
-count_tests meson test -C "$fuzz_build" --no-rebuild fuzz_rhashtable_corpus \
+run_suite "$fuzz_build" --no-rebuild fuzz_rhashtable_corpus \
 	fuzz_parse_corpus --print-errorlogs
 echo "tests: $passed passed, $failed failed"

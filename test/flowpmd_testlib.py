@@ -4,8 +4,10 @@
 telemetry client, typing commands at the prompt, waiting for the
 application to exit, and the verdict."""
 
+import atexit
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -29,13 +31,35 @@ def flow_key(f):
     return (f["family"], f["src"], f["dst"], f["proto"], f["sport"], f["dport"])
 
 
+def eal_prefix(name):
+    """An EAL --file-prefix for name, unique to this test run: name plus
+    RHT_EAL_TAG (devtools/test.sh sets it, to find what a run left behind)
+    or else this script's pid. Its runtime directory is removed when the
+    script exits (EAL 22.11 leaves it behind)."""
+    prefix = "%s_%s" % (name, os.environ.get("RHT_EAL_TAG") or os.getpid())
+    atexit.register(remove_runtime_dir, prefix)
+    return prefix
+
+
+def runtime_dir(prefix):
+    """EAL's runtime directory of a file prefix (eal_create_runtime_dir():
+    RUNTIME_DIRECTORY, which meson test sets to the build directory, else
+    /var/run as root, else XDG_RUNTIME_DIR or /tmp; then dpdk/<prefix>)."""
+    base = os.environ.get("RUNTIME_DIRECTORY")
+    if not base:
+        base = "/var/run" if os.geteuid() == 0 else os.environ.get("XDG_RUNTIME_DIR", "/tmp")
+    return os.path.join(base, "dpdk", prefix)
+
+
+def remove_runtime_dir(prefix):
+    """Remove what EAL leaves in its runtime directory (the directory, the
+    telemetry and multi-process sockets, the config) once the process exited."""
+    shutil.rmtree(runtime_dir(prefix), ignore_errors=True)
+
+
 def socket_path(prefix):
     """Where EAL puts the telemetry socket: its runtime directory (see eal_filesystem.h)."""
-    if os.geteuid() == 0:
-        base = "/var/run"
-    else:
-        base = os.environ.get("XDG_RUNTIME_DIR", "/tmp")
-    return os.path.join(base, "dpdk", prefix, "dpdk_telemetry.v2")
+    return os.path.join(runtime_dir(prefix), "dpdk_telemetry.v2")
 
 
 class Telemetry:

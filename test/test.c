@@ -10,6 +10,7 @@
  * Also the unit test suite runner and the command list.
  */
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include <rte_errno.h>
 
 #include "rht_eal_mem.h"
+#include "rht_eal_runtime.h"
 #include "test.h"
 
 /* Memory the tests need when main() has to fall back to --no-huge. */
@@ -215,6 +217,35 @@ exit_code(int ret)
 	return 1;
 }
 
+/*
+ * devtools/test.sh sets RHT_EAL_TAG to a word unique to its run and looks
+ * for runtime directories holding it once the run is over: a test that
+ * left one behind is found even while other runs of the suite (other work
+ * trees, the same prefixes) come and go on the machine.
+ */
+static void
+tag_file_prefix(int argc, char **argv)
+{
+	static const char opt[] = "--file-prefix=";
+	/* static: EAL keeps pointers into argv, and LeakSanitizer stays quiet */
+	static char tagged[PATH_MAX];
+	const char *tag = getenv("RHT_EAL_TAG");
+	int i, last = -1;
+
+	if (tag == NULL || tag[0] == '\0')
+		return;
+	/* EAL takes the last --file-prefix */
+	for (i = 1; i < argc; i++)
+		if (strncmp(argv[i], opt, strlen(opt)) == 0)
+			last = i;
+	if (last < 0 || strstr(argv[last], tag) != NULL)
+		return;
+	if (snprintf(tagged, sizeof(tagged), "%s_%s", argv[last], tag) >=
+			(int)sizeof(tagged))
+		return; /* the untagged prefix works too */
+	argv[last] = tagged;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -227,6 +258,7 @@ main(int argc, char **argv)
 		return TEST_SKIPPED;
 	}
 
+	tag_file_prefix(argc, argv);
 	eal_argv = rht_eal_args_with_memory(&argc, argv, test_mem_mb());
 	ret = rte_eal_init(argc, eal_argv);
 	if (ret < 0) {
@@ -244,6 +276,7 @@ main(int argc, char **argv)
 	else
 		ret = test_prompt();
 
-	rte_eal_cleanup();
+	if (rht_eal_cleanup_runtime() < 0 && ret == TEST_SUCCESS)
+		ret = TEST_FAILED;
 	return exit_code(ret);
 }

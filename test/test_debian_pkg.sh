@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The rte_rhashtable authors
 #
-# Debian packaging test: build librte-rhashtable0 and librte-rhashtable-dev
-# with devtools/build-deb.sh (out of tree), check their contents, unpack both
-# into a scratch root with dpkg -x (nothing is installed on the machine) and
-# build test/install_app/app.c against that root with pkg-config
-# (PKG_CONFIG_SYSROOT_DIR), shared and with the static archive, then run it.
+# Debian packaging test: build every package with devtools/build-deb.sh (out
+# of tree), check their contents and dependencies, run lintian --pedantic on
+# them, unpack them into a scratch root with dpkg -x (nothing is installed on
+# the machine), build test/install_app/app.c against that root with
+# pkg-config (PKG_CONFIG_SYSROOT_DIR), shared and with the static archive,
+# and run it; then run the packaged dpdk-flowpmd and dpdk-rhashtable-test
+# from the root, and Debian's dpdk-testpmd on the packaged net_flowgen PMD.
 #
 # Usage: test_debian_pkg.sh <source root> [DEB_DIR]
 #   DEB_DIR: check the .deb files already there instead of building them.
@@ -15,12 +17,17 @@
 set -eu
 
 src=$(realpath "$1")
-work=$(mktemp -d /tmp/rht-debtest.XXXXXX)
-trap 'rm -rf "$work"' EXIT INT TERM
+# RHT_DEBTEST_TMPDIR: where the scratch root goes (meson test: the build
+# directory); EAL loads no plugin under a world-writable directory like /tmp
+work=$(mktemp -d "${RHT_DEBTEST_TMPDIR:-/tmp}/rht-debtest.XXXXXX")
+# shellcheck source=test/eal_runtime.sh
+. "$(dirname "$0")/eal_runtime.sh"
+eal_pfx=$(eal_prefix rht_debpkg)
+trap 'rm -rf "$work"; remove_eal_runtime_dir "$eal_pfx"' EXIT INT TERM
 root=$work/root
 cc=${CC:-cc}
 expected='rhashtable install OK: 1 42'
-eal_args="--no-huge -m 64 --no-pci --no-shconf --file-prefix=rht_debpkg_$$ -l 0"
+eal_args="--no-huge -m 64 --no-pci --no-shconf --file-prefix=$eal_pfx -l 0"
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
 libdir=usr/lib/$multiarch
 
@@ -73,8 +80,49 @@ dpkg-deb -f "$dev" Depends | grep -q "librte-rhashtable0 (= $version)" ||
 	fail "-dev does not depend on the exact runtime version"
 echo "package contents OK: $(basename "$runtime") $(basename "$dev")"
 
-dpkg -x "$runtime" "$root"
-dpkg -x "$dev" "$root"
+# the other packages: the application, the PMD, the autotests, the docs
+app_deb=$debs/dpdk-flowpmd_${version}_$arch.deb
+pmd_deb=$debs/librte-net-flowgen_${version}_$arch.deb
+test_deb=$debs/dpdk-rhashtable-test_${version}_$arch.deb
+doc_deb=$debs/librte-rhashtable-doc_${version}_all.deb
+for deb in "$app_deb" "$pmd_deb" "$test_deb" "$doc_deb"; do
+	[ -f "$deb" ] || fail "no $deb"
+done
+# where Debian's DPDK loads its PMDs from (its rte_build_config.h)
+# shellcheck disable=SC2046
+pmd_dir=$(printf '#include <rte_build_config.h>\nRTE_EAL_PMD_PATH\n' |
+	$cc -E -P $(pkg-config --cflags libdpdk) - | tail -n 1 | tr -d '"')
+[ -n "$pmd_dir" ] || fail "no RTE_EAL_PMD_PATH in rte_build_config.h"
+has_file "$app_deb" usr/bin/dpdk-flowpmd
+has_file "$pmd_deb" "${pmd_dir#/}/librte_net_flowgen.so"
+has_file "$test_deb" usr/bin/dpdk-rhashtable-test
+has_file "$doc_deb" usr/share/doc/rte_rhashtable/guides/html/index.html
+has_file "$doc_deb" usr/share/doc/rte_rhashtable/api/html/index.html
+for deb in "$app_deb" "$test_deb"; do
+	dpkg-deb -f "$deb" Depends | grep -q "librte-rhashtable0 (>= $version)" ||
+		fail "$(basename "$deb") does not depend on the library: $(dpkg-deb -f "$deb" Depends)"
+done
+dpkg-deb -f "$pmd_deb" Depends | grep -q 'librte-ethdev23' ||
+	fail "the PMD does not depend on DPDK's ethdev: $(dpkg-deb -f "$pmd_deb" Depends)"
+dpkg-deb --ctrl-tarfile "$runtime" | tar -xOf - ./symbols |
+	grep -q '^ rte_rhashtable_create@' || fail "no symbols file in $(basename "$runtime")"
+echo "package contents OK: dpdk-flowpmd librte-net-flowgen dpdk-rhashtable-test librte-rhashtable-doc"
+
+# lintian --pedantic: no tag beyond the overrides the packages carry (each
+# one a tag that Debian's own DPDK packages show or override too)
+if command -v lintian >/dev/null; then
+	lintian --pedantic -I --fail-on error,warning,info,pedantic \
+		"$runtime" "$dev" "$app_deb" "$pmd_deb" "$test_deb" "$doc_deb" \
+		>"$work/lintian.log" 2>&1 ||
+		{ cat "$work/lintian.log"; fail "lintian --pedantic"; }
+	echo "lintian --pedantic: clean"
+else
+	echo "lintian missing (devtools/deps.sh installs it): not run"
+fi
+
+for deb in "$runtime" "$dev" "$app_deb" "$pmd_deb" "$test_deb" "$doc_deb"; do
+	dpkg -x "$deb" "$root"
+done
 soname=$(objdump -p "$root/$libdir/librte_rhashtable.so.0" | awk '/SONAME/ {print $2}')
 [ "$soname" = librte_rhashtable.so.0 ] || fail "SONAME $soname does not match the package name"
 
@@ -133,4 +181,54 @@ $cc -O2 -DALLOW_EXPERIMENTAL_API -o "$work/app-static" "$app" \
 	$(pkg-config --libs libdpdk numa) || fail "build with librte_rhashtable.a"
 ! ldd "$work/app-static" | grep -q librte_rhashtable || fail "app-static links the .so"
 run_app "$work/app-static"
+
+# the packaged programs, run from the scratch root
+run_packaged()
+{
+	LD_LIBRARY_PATH="$root/$libdir" "$@" >"$work/run.out" 2>&1 ||
+		{ cat "$work/run.out"; fail "$* exited with an error"; }
+}
+
+# dpdk-flowpmd with its built-in net_flowgen, 0.5 s of forwarding
+run_packaged "$root/usr/bin/dpdk-flowpmd" --no-huge -m 512 --no-pci -l 0-1 \
+	--file-prefix="$eal_pfx" --vdev net_flowgen0,flows=256 -- --duration=0.5
+rx=$(awk '$1 == "rx" && $3 == "pkts" {print $2; exit}' "$work/run.out")
+[ "${rx:-0}" -gt 0 ] || { cat "$work/run.out"; fail "packaged dpdk-flowpmd forwarded nothing"; }
+LD_LIBRARY_PATH="$root/$libdir" ldd "$root/usr/bin/dpdk-flowpmd" |
+	grep -q "$root/$libdir/librte_rhashtable.so.0" ||
+	fail "packaged dpdk-flowpmd does not use the packaged library"
+echo "packaged dpdk-flowpmd: rx $rx packets"
+
+# one autotest of the packaged autotest binary
+DPDK_TEST=rhashtable_autotest run_packaged "$root/usr/bin/dpdk-rhashtable-test" \
+	--no-huge -m 256 --no-pci -l 0-1 --file-prefix="$eal_pfx"
+grep -q "Test OK" "$work/run.out" || { cat "$work/run.out"; fail "packaged autotest"; }
+echo "packaged dpdk-rhashtable-test: rhashtable_autotest OK"
+
+# The first world-writable directory on the way to $1, if any: EAL refuses
+# to load a plugin from below one.
+world_writable_dir()
+{
+	d=$1
+	while [ "$d" != / ]; do
+		d=$(dirname "$d")
+		[ -n "$(find "$d" -maxdepth 0 -perm -o+w)" ] && { echo "$d"; return 0; }
+	done
+	return 0
+}
+
+# Debian's dpdk-testpmd on the packaged PMD, 1 s of io forwarding
+unsafe_dir=$(world_writable_dir "$root$pmd_dir")
+if [ -n "$unsafe_dir" ]; then
+	echo "dpdk-testpmd -d <packaged PMD>: not run, EAL loads no plugin below" \
+		"the world-writable $unsafe_dir (set RHT_DEBTEST_TMPDIR)"
+elif [ -x /usr/bin/dpdk-testpmd ]; then
+	{ sleep 3; echo start; sleep 1; echo "show port stats 0"; echo stop; echo quit; } |
+		run_packaged dpdk-testpmd -d "$root$pmd_dir/librte_net_flowgen.so" \
+			--no-huge -m 256 --no-pci -l 0-1 --file-prefix="$eal_pfx" \
+			--vdev net_flowgen0 -- -i --total-num-mbufs=4096
+	rx=$(awk '/RX-packets:/ {n = $2} END {print n + 0}' "$work/run.out")
+	[ "$rx" -gt 0 ] || { cat "$work/run.out"; fail "dpdk-testpmd on the packaged PMD: no packets"; }
+	echo "dpdk-testpmd -d <packaged PMD>: RX-packets $rx"
+fi
 echo "debian package test passed"

@@ -15,6 +15,8 @@ import subprocess
 import sys
 import tempfile
 
+from flowpmd_testlib import eal_prefix
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -29,7 +31,7 @@ def main():
         subprocess.run([sys.executable, os.path.join(HERE, "flowpmd_pcap_gen.py"), pcap,
                         os.path.join(workdir, "expected.json")], check=True)
         vdev = "net_pcap0,rx_pcap=%s,infinite_rx=1" % pcap
-    cmd = [app, "--no-pci", "-l", "0-1", "--file-prefix=flow_table_example", "--vdev", vdev,
+    cmd = [app, "--no-pci", "-l", "0-1", "--file-prefix=" + eal_prefix("flow_table_example"), "--vdev", vdev,
            "--", "--duration", "3"]
     print("running:", " ".join(cmd), flush=True)
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 
-from flowpmd_testlib import connect, socket_path, type_line, verdict, wait_exit, wait_stats
+from flowpmd_testlib import connect, eal_prefix, socket_path, type_line, verdict, wait_exit, wait_stats
 
 FLOWS = 50000
 TIMEOUT_S = 1
@@ -55,7 +55,7 @@ def check(tel, proc):
 def main():
     app, workdir = sys.argv[1], sys.argv[2]
     os.makedirs(workdir, exist_ok=True)
-    prefix = "flowpmd_aging_%d" % os.getpid()
+    prefix = eal_prefix("flowpmd_aging")
     cmd = [app, "--no-pci", "--no-huge", "-m", "512", "-l", "0-1",
            "--file-prefix=%s" % prefix, "--vdev", "net_flowgen0,flows=%d" % FLOWS, "--",
            "-i", "--max-flows=%d" % (2 * FLOWS), "--flow-timeout=%d" % TIMEOUT_S]

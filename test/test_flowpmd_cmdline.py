@@ -25,13 +25,13 @@ import subprocess
 import sys
 import time
 
-from flowpmd_testlib import (connect, make_trace, socket_path, type_line, verdict,
+from flowpmd_testlib import (connect, eal_prefix, make_trace, socket_path, type_line, verdict,
                              wait_exit, wait_rx)
 FLOW = ("10.0.0.1", "10.0.0.2", 6, 1234, 80)  # 7 packets in the file
 
 
 def run(app, workdir, pcap, packets):
-    prefix = "flowpmd_cmdline_%d" % os.getpid()
+    prefix = eal_prefix("flowpmd_cmdline")
     cmd = [app, "--no-pci", "--no-huge", "-m", "512", "-l", "0-1",
            "--file-prefix=%s" % prefix,
            "--vdev", "net_pcap0,rx_pcap=%s,tx_pcap=%s" % (pcap, os.path.join(workdir, "o0.pcap")),

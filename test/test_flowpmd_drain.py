@@ -15,12 +15,14 @@ import os
 import subprocess
 import sys
 
+from flowpmd_testlib import eal_prefix
+
 
 def run(app, workdir, pipeline):
     summary = os.path.join(workdir, "summary_%d.json" % pipeline)
     dump = os.path.join(workdir, "flows_%d.json" % pipeline)
     cmd = [app, "--no-pci", "--no-huge", "-m", "512", "-l", "0-1",
-           "--file-prefix=flowpmd_drain", "--vdev", "net_flowgen0,flows=4096", "--",
+           "--file-prefix=" + eal_prefix("flowpmd_drain"), "--vdev", "net_flowgen0,flows=4096", "--",
            "--max-flows=8192", "--flow-timeout=1000", "--duration=0.5", "--fwd=io",
            "--pipeline=%d" % pipeline, "--json=%s" % summary, "--dump-flows=%s" % dump]
     print("running:", " ".join(cmd), flush=True)

@@ -16,7 +16,7 @@ import os
 import subprocess
 import sys
 
-from flowpmd_testlib import verdict
+from flowpmd_testlib import eal_prefix, verdict
 
 FLOWS, MAX_FLOWS = 4096, 1024
 
@@ -24,7 +24,7 @@ FLOWS, MAX_FLOWS = 4096, 1024
 def run(app, workdir, backend):
     summary = os.path.join(workdir, "summary_%s.json" % backend)
     cmd = [app, "--no-pci", "--no-huge", "-m", "512", "-l", "0-1",
-           "--file-prefix=flowpmd_full", "--vdev", "net_flowgen0,flows=%d" % FLOWS, "--",
+           "--file-prefix=" + eal_prefix("flowpmd_full"), "--vdev", "net_flowgen0,flows=%d" % FLOWS, "--",
            "--flow-table=%s" % backend, "--max-flows=%d" % MAX_FLOWS,
            "--flow-timeout=1000", "--duration=0.5", "--json=%s" % summary]
     print("running:", " ".join(cmd), flush=True)

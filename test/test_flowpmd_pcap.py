@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-from flowpmd_testlib import flow_key, make_trace, verdict
+from flowpmd_testlib import eal_prefix, flow_key, make_trace, verdict
 
 SKIP = 77
 
@@ -28,7 +28,7 @@ SKIP = 77
 def run_app(app, backend, pipeline, pcap, workdir):
     summary = os.path.join(workdir, "summary.json")
     dump = os.path.join(workdir, "flows.json")
-    cmd = [app, "--no-pci", "-l", "0-1", "--file-prefix=flowpmd_pcap_%s" % backend,
+    cmd = [app, "--no-pci", "-l", "0-1", "--file-prefix=" + eal_prefix("flowpmd_pcap_%s" % backend),
            "--vdev", "net_pcap0,rx_pcap=%s" % pcap, "--",
            "--flow-table=%s" % backend, "--max-flows=4096", "--max-flows6=4096",
            "--flow-timeout=1000", "--duration=1.5", "--fwd=io",

@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-from flowpmd_testlib import connect, make_trace, socket_path, verdict, wait_exit, wait_stats
+from flowpmd_testlib import connect, eal_prefix, make_trace, socket_path, verdict, wait_exit, wait_stats
 
 SKIP = 77
 DURATION_S = 4
@@ -91,7 +91,7 @@ def check_flows(tel, expected):
 
 
 def run(args, workdir, expected, pcap):
-    prefix = "flowpmd_tel_%d" % os.getpid()
+    prefix = eal_prefix("flowpmd_tel")
     cmd = [args.app, "--no-pci", "-l", "0-1", "--file-prefix=%s" % prefix]
     if args.no_huge:
         cmd += ["--no-huge", "-m", "512", "--no-shconf"]

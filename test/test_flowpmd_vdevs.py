@@ -41,7 +41,7 @@ import subprocess
 import sys
 import time
 
-from flowpmd_testlib import (connect, flow_key, make_trace, socket_path, type_line,
+from flowpmd_testlib import (connect, eal_prefix, flow_key, make_trace, socket_path, type_line,
                              verdict, wait_exit, wait_rx, wait_stats)
 
 TAP_IFACE = "rhtflowtap0"
@@ -54,7 +54,7 @@ def run_app(app, workdir, name, vdevs, duration=None, feed=None):
     feed(proc, file_prefix) typing its commands. Errors, summary and dump."""
     summary = os.path.join(workdir, name + "_summary.json")
     dump = os.path.join(workdir, name + "_flows.json")
-    prefix = "flowpmd_vdevs_%s_%d" % (name, os.getpid())
+    prefix = eal_prefix("flowpmd_vdevs_%s" % name)
     cmd = [app, "--no-pci", "--no-huge", "-m", "512", "-l", "0-1",
            "--file-prefix=%s" % prefix]
     for v in vdevs:

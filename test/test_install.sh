@@ -21,9 +21,12 @@ appdir=$(realpath "$2")
 cc=${CC:-cc}
 work=$(mktemp -d /tmp/rht-install.XXXXXX)
 dest=$work/dest
-trap 'rm -rf "$work"' EXIT INT TERM
+# shellcheck source=test/eal_runtime.sh
+. "$(dirname "$0")/eal_runtime.sh"
+eal_pfx=$(eal_prefix rht_install)
+trap 'rm -rf "$work"; remove_eal_runtime_dir "$eal_pfx"' EXIT INT TERM
 expected='rhashtable install OK: 1 42'
-eal_args="--no-huge -m 64 --no-pci --no-shconf --file-prefix=rht_install_$$ -l 0"
+eal_args="--no-huge -m 64 --no-pci --no-shconf --file-prefix=$eal_pfx -l 0"
 
 fail() {
 	echo "FAIL: $*"

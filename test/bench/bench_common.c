@@ -25,6 +25,7 @@
 #include <rte_service.h>
 
 #include "rht_eal_mem.h"
+#include "rht_eal_runtime.h"
 #include "bench_peer.h"
 
 /* Keys per lookup stream: 64 MiB of keys read in order, so the stream itself
@@ -364,7 +365,7 @@ bench_fini(void)
 	for (s = 0; s < BENCH_SYS_MAX; s++)
 		peers[s]->fini();
 	rte_free(bench_qsbr);
-	rte_eal_cleanup();
+	rht_eal_cleanup_runtime();
 	eal_done = 0;
 }
 

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -35,6 +36,8 @@
 
 #include <rte_rhashtable.h>
 #include <rhashtable_debug.h>
+
+#include "rht_eal_runtime.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -533,6 +536,12 @@ run_op(struct fz_input *in, uint8_t op)
 	}
 }
 
+static void
+remove_runtime_dir_at_exit(void)
+{
+	rht_eal_remove_runtime_dir();
+}
+
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -540,14 +549,23 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	static char a0[] = "fuzz_rhashtable", a1[] = "--no-huge", a2[] = "-m", a3[] = "512",
 		a4[] = "--no-shconf", a5[] = "--no-pci", a6[] = "-l", a7[] = "0",
 		a8[] = "--log-level=lib.eal:error", a9[] = "--log-level=lib.rhashtable:error";
-	static char *eal_args[] = { a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, NULL };
+	/* a prefix of its own, as fuzzing jobs and other runs come and go,
+	 * tagged for the leftover check of devtools/test.sh
+	 */
+	const char *tag = getenv("RHT_EAL_TAG");
+	static char a10[128];
+	static char *eal_args[] = { a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, NULL };
 
 	RTE_SET_USED(argc);
 	RTE_SET_USED(argv);
+	snprintf(a10, sizeof(a10), "--file-prefix=fuzz_rhashtable_%s_%d",
+		tag != NULL ? tag : "", (int)getpid());
 	if (rte_eal_init(RTE_DIM(eal_args) - 1, eal_args) < 0) {
 		fprintf(stderr, "rte_eal_init: %s\n", rte_strerror(rte_errno));
 		abort();
 	}
+	/* libFuzzer ends with exit(): EAL's runtime directory goes then */
+	atexit(remove_runtime_dir_at_exit);
 	return 0;
 }
 

@@ -15,8 +15,11 @@ set -eu
 src=$(realpath "$1")
 here=$(dirname "$(realpath "$0")")
 work=$(mktemp -d /tmp/rht-subproject.XXXXXX)
-trap 'rm -rf "$work"' EXIT INT TERM
-eal_args="--no-huge -m 64 --no-pci --no-shconf --file-prefix=rht_subproject_$$ -l 0"
+# shellcheck source=test/eal_runtime.sh
+. "$(dirname "$0")/../eal_runtime.sh"
+eal_pfx=$(eal_prefix rht_subproject)
+trap 'rm -rf "$work"; remove_eal_runtime_dir "$eal_pfx"' EXIT INT TERM
+eal_args="--no-huge -m 64 --no-pci --no-shconf --file-prefix=$eal_pfx -l 0"
 expected='^rhashtable subproject OK: 1000 1000 [0-9][0-9.]*$'
 
 fail()

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The rte_rhashtable authors
+# shellcheck shell=sh
+#
+# Sourced by the test scripts that start EAL programs: an EAL --file-prefix
+# unique to the run, and the removal of its runtime directory, which EAL
+# 22.11 leaves behind (in /var/run/dpdk as root) when the program exits.
+#
+#   prefix=$(eal_prefix NAME)      NAME_<RHT_EAL_TAG, or the shell's pid>
+#   remove_eal_runtime_dir PREFIX  (in the script's EXIT trap)
+
+# devtools/test.sh sets RHT_EAL_TAG to find what a run left behind
+eal_prefix()
+{
+	echo "$1_${RHT_EAL_TAG:-$$}"
+}
+
+# eal_create_runtime_dir(): RUNTIME_DIRECTORY (meson test sets it to the
+# build directory), else /var/run as root, else XDG_RUNTIME_DIR or /tmp
+eal_runtime_dir()
+{
+	if [ -n "${RUNTIME_DIRECTORY:-}" ]; then
+		base=$RUNTIME_DIRECTORY
+	elif [ "$(id -u)" -eq 0 ]; then
+		base=/var/run
+	else
+		base=${XDG_RUNTIME_DIR:-/tmp}
+	fi
+	echo "$base/dpdk/$1"
+}
+
+remove_eal_runtime_dir()
+{
+	rm -rf "$(eal_runtime_dir "$1")"
+}
