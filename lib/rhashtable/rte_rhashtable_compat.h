@@ -18,6 +18,10 @@
  * Internal: not part of the API.
  */
 
+#ifndef _RTE_RHASHTABLE_CORE_H_
+#error "do not include rte_rhashtable_compat.h directly, use <rte_rhashtable.h> instead"
+#endif
+
 #include <rte_version.h>
 
 #if RTE_VERSION_NUM(23, 11, 0, 0) > RTE_VERSION
