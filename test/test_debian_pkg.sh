@@ -98,7 +98,9 @@ has_file "$pmd_deb" "${pmd_dir#/}/librte_net_flowgen.so"
 has_file "$test_deb" usr/bin/dpdk-rhashtable-test
 has_file "$doc_deb" usr/share/doc/rte_rhashtable/guides/html/index.html
 has_file "$doc_deb" usr/share/doc/rte_rhashtable/api/html/index.html
-for deb in "$app_deb" "$test_deb"; do
+# the autotests link the library's archive (its fault-injection hooks are
+# not exported by the shared library): only the app needs the package
+for deb in "$app_deb"; do
 	dpkg-deb -f "$deb" Depends | grep -q "librte-rhashtable0 (>= $version)" ||
 		fail "$(basename "$deb") does not depend on the library: $(dpkg-deb -f "$deb" Depends)"
 done
