@@ -72,10 +72,13 @@ update_symbols_file()
 	version=$(dpkg-deb -f "$deb" Version)
 	dpkg -x "$deb" "$work/symroot"
 	lib=$(ls "$work"/symroot/usr/lib/*/librte_rhashtable.so.*.*)
+	# an empty reference (-I): the symbols of this library alone, not a
+	# merge with the old file, which would keep symbols gone since
+	: >"$work/no-symbols"
 	dpkg-gensymbols -q -plibrte-rhashtable0 -P"$work/symroot" -v"$version" -c0 \
-		-e"$lib" -O"$work/symbols"
-	sed '1a\
-* Build-Depends-Package: librte-rhashtable-dev' "$work/symbols" >"$src/$symbols"
+		-I"$work/no-symbols" -e"$lib" -O"$work/symbols"
+	grep -v '^\* Build-Depends-Package:' "$work/symbols" | sed '1a\
+* Build-Depends-Package: librte-rhashtable-dev' >"$src/$symbols"
 	log "wrote $symbols: review it (git diff) and commit it"
 }
 
