@@ -11,6 +11,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -136,3 +137,25 @@ def verdict(errors, success):
         return 1
     print("PASS:", success)
     return 0
+
+
+def world_writable_ancestor(path):
+    """The first world-writable directory above path, or None: EAL loads
+    no plugin (-d) from below one, such as /tmp."""
+    d = os.path.abspath(path)
+    while d != "/":
+        d = os.path.dirname(d)
+        if os.stat(d).st_mode & 0o002:
+            return d
+    return None
+
+
+def plugin_dir(preferred):
+    """A new private directory, under preferred when no world-writable
+    directory lies above it, else under /run or $HOME (a build directory
+    below /tmp, as in a CI clone there). The caller removes it."""
+    for base in (preferred, "/run", os.path.expanduser("~")):
+        if base and os.path.isdir(base) and os.access(base, os.W_OK) and \
+                world_writable_ancestor(os.path.join(base, "x")) is None:
+            return tempfile.mkdtemp(prefix="rht-plugin.", dir=base)
+    raise RuntimeError("no directory EAL would load a plugin from")

@@ -17,9 +17,34 @@
 set -eu
 
 src=$(realpath "$1")
-# RHT_DEBTEST_TMPDIR: where the scratch root goes (meson test: the build
-# directory); EAL loads no plugin under a world-writable directory like /tmp
-work=$(mktemp -d "${RHT_DEBTEST_TMPDIR:-/tmp}/rht-debtest.XXXXXX")
+
+# The first world-writable directory on the way to $1, if any: EAL refuses
+# to load a plugin from below one.
+world_writable_dir()
+{
+	d=$1
+	while [ "$d" != / ]; do
+		d=$(dirname "$d")
+		[ -n "$(find "$d" -maxdepth 0 -perm -o+w)" ] && { echo "$d"; return 0; }
+	done
+	return 0
+}
+
+# Where the scratch root goes: RHT_DEBTEST_TMPDIR (meson test: the build
+# directory), unless a world-writable directory lies above it (a build
+# directory below /tmp): EAL loads no plugin from there. Then /run or $HOME.
+scratch_base()
+{
+	for b in "${RHT_DEBTEST_TMPDIR:-}" /run "$HOME"; do
+		if [ -n "$b" ] && [ -d "$b" ] && [ -w "$b" ] &&
+			[ -z "$(world_writable_dir "$b/x")" ]; then
+			echo "$b"
+			return 0
+		fi
+	done
+	echo /tmp
+}
+work=$(mktemp -d "$(scratch_base)/rht-debtest.XXXXXX")
 # shellcheck source=test/eal_runtime.sh
 . "$(dirname "$0")/eal_runtime.sh"
 eal_pfx=$(eal_prefix rht_debpkg)
@@ -206,18 +231,6 @@ DPDK_TEST=rhashtable_autotest run_packaged "$root/usr/bin/dpdk-rhashtable-test" 
 	--no-huge -m 256 --no-pci -l 0-1 --file-prefix="$eal_pfx"
 grep -q "Test OK" "$work/run.out" || { cat "$work/run.out"; fail "packaged autotest"; }
 echo "packaged dpdk-rhashtable-test: rhashtable_autotest OK"
-
-# The first world-writable directory on the way to $1, if any: EAL refuses
-# to load a plugin from below one.
-world_writable_dir()
-{
-	d=$1
-	while [ "$d" != / ]; do
-		d=$(dirname "$d")
-		[ -n "$(find "$d" -maxdepth 0 -perm -o+w)" ] && { echo "$d"; return 0; }
-	done
-	return 0
-}
 
 # Debian's dpdk-testpmd on the packaged PMD, 1 s of io forwarding
 unsafe_dir=$(world_writable_dir "$root$pmd_dir")

@@ -20,11 +20,13 @@ Exit status: 0 pass, 1 fail, 77 skipped (the DPDK tool is not installed).
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
 
-from flowpmd_testlib import eal_prefix, remove_runtime_dir, type_line, verdict, wait_exit
+from flowpmd_testlib import (eal_prefix, plugin_dir, remove_runtime_dir, type_line, verdict,
+                             wait_exit)
 
 SKIP = 77
 FORWARD_SECONDS = 2
@@ -82,7 +84,13 @@ def unknown_without_plugin(testpmd, so, pmd_dir):
 
 def test_testpmd(testpmd, so, workdir, pmd_dir):
     errors = []
-    rc, output = forward(testpmd, so, os.path.join(workdir, "testpmd.log"))
+    # a copy where EAL accepts to load it from (not below /tmp)
+    private = plugin_dir(workdir)
+    try:
+        so = shutil.copy(so, private)
+        rc, output = forward(testpmd, so, os.path.join(workdir, "testpmd.log"))
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
     print(output)
     stats = port_stats(output)
     if rc != 0:
