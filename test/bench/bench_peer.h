@@ -69,10 +69,20 @@ struct bench_peer {
 	int (*settle)(void);
 	/** Remove objects lo..hi-1. */
 	int (*remove)(uint32_t lo, uint32_t hi);
-	/** BENCH_BURST single lookups; adds a field of each flow found to *acc. */
-	uint32_t (*lookup)(const struct bench_key *keys, uint64_t *acc);
-	/** One bulk lookup of BENCH_BURST keys, or NULL. */
-	uint32_t (*lookup_bulk)(const struct bench_key *keys, uint64_t *acc);
+	/**
+	 * BENCH_BURST lookups of keys in each mode the system has (NULL: not
+	 * this mode); returns the hits and, except in the bare modes, adds a
+	 * field of each flow found to *acc.
+	 */
+	uint32_t (*lookup[BENCH_LOOKUP_MODE_MAX])(const struct bench_key *keys, uint64_t *acc);
+	/**
+	 * The writer of the contention case (NULL if none): w objects whose
+	 * keys no lookup stream holds; churn_op inserts or removes object j
+	 * and may run on another lcore than the lookups.
+	 */
+	int (*churn_prepare)(uint32_t n, uint32_t w);
+	int (*churn_op)(uint32_t j, int insert);
+	void (*churn_free)(void);
 	/** Report a quiescent state of the calling reader. */
 	void (*quiescent)(void);
 	/** Table memory of the full table (after settle). */
@@ -88,6 +98,9 @@ extern const struct bench_peer bench_peer_lfht;
 
 /* Shared state and helpers of bench_common.c */
 
+/** The operations of sys (NULL if out of range). */
+const struct bench_peer *bench_peer_of(enum bench_sys sys);
+
 /** RCU QSBR variable of rte_rhashtable and rte_hash; the main lcore is reader 0. */
 extern struct rte_rcu_qsbr *bench_qsbr;
 extern unsigned int bench_qsbr_tid;
@@ -98,6 +111,13 @@ void bench_reader_offline(void);
 
 /** Unique object name "<prefix><counter>" (tables of one name cannot coexist). */
 void bench_unique_name(char *buf, size_t len, const char *prefix);
+
+/** Key of churn object j of a table of n entries (beyond every stream's keys). */
+static inline void
+bench_churn_key(struct bench_key *k, uint32_t n, uint32_t j)
+{
+	bench_key_make(k, (uint64_t)n + j, 1);
+}
 
 /** Allocate a zeroed object array from the DPDK heap; NULL on failure. */
 void *bench_objs_alloc(uint32_t n, size_t obj_size);

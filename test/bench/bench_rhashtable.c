@@ -294,6 +294,59 @@ rht_lookup_bulk(const struct bench_key *keys, uint64_t *acc)
 	return hits > 0 ? (uint32_t)hits : 0;
 }
 
+/* The exported, out-of-line lookup: what a caller that does not include
+ * the inline fast path, or whose key length is not a constant, runs.
+ */
+static uint32_t
+rht_lookup_call(const struct bench_key *keys, uint64_t *acc)
+{
+	const struct rht_flow *f;
+	uint32_t i, hits = 0;
+
+	for (i = 0; i < BENCH_BURST; i++) {
+		f = rte_rhashtable_lookup(tbl, &keys[i]);
+		if (f != NULL) {
+			hits++;
+			*acc += f->hits;
+		}
+	}
+	return hits;
+}
+
+static struct rht_flow *churn;
+
+static void
+rht_churn_free(void)
+{
+	rte_free(churn);
+	churn = NULL;
+}
+
+static int
+rht_churn_prepare(uint32_t n, uint32_t w)
+{
+	uint32_t j;
+
+	rht_churn_free();
+	churn = bench_objs_alloc(w, sizeof(*churn));
+	if (churn == NULL)
+		return -ENOMEM;
+	for (j = 0; j < w; j++)
+		bench_churn_key(&churn[j].key, n, j);
+	return 0;
+}
+
+/* No free_obj: a removed object is the caller's again at once, and the
+ * writer re-inserts it when its turn comes.
+ */
+static int
+rht_churn_op(uint32_t j, int insert)
+{
+	if (insert)
+		return rte_rhashtable_insert(tbl, &churn[j].head);
+	return rte_rhashtable_remove(tbl, &churn[j].head);
+}
+
 static void
 rht_quiescent(void)
 {
@@ -316,7 +369,8 @@ const struct bench_peer bench_peer_rht = {
 	.note = "rte_rhashtable: intrusive flow {16 B key, rte_rhash_head, 8 B payload} = 32 B; "
 		"the library's default seeded multiply-mix hash; QSBR defer queue; lookup_insert (checks duplicates); "
 		"a lookup returns the flow itself; single = rte_rhashtable_lookup_fast() "
-		"(inlined, key length 16 known at compile time); tables start at 64 buckets, growth by "
+		"(inlined, key length 16 known at compile time), single_call = the out-of-line "
+		"rte_rhashtable_lookup(); tables start at 64 buckets, growth by "
 		"rte_rhashtable_rehash_run() in the inserting thread each time the count "
 		"doubles (grow) or by the rehash service on a service lcore (grow_service)",
 	.obj_size = sizeof(struct rht_flow),
@@ -328,8 +382,14 @@ const struct bench_peer bench_peer_rht = {
 	.insert = rht_insert,
 	.settle = rht_settle,
 	.remove = rht_remove,
-	.lookup = rht_lookup,
-	.lookup_bulk = rht_lookup_bulk,
+	.lookup = {
+		[BENCH_SINGLE] = rht_lookup,
+		[BENCH_BULK] = rht_lookup_bulk,
+		[BENCH_SINGLE_CALL] = rht_lookup_call,
+	},
+	.churn_prepare = rht_churn_prepare,
+	.churn_op = rht_churn_op,
+	.churn_free = rht_churn_free,
 	.quiescent = rht_quiescent,
 	.table_bytes = rht_table_bytes,
 	.destroy = rht_destroy,
