@@ -102,6 +102,15 @@ bench_now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+double
+bench_thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 const char *
 bench_sys_name(enum bench_sys sys)
 {

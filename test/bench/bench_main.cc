@@ -180,7 +180,7 @@ BM_contend(benchmark::State &st, bench_sys sys, bench_lookup_mode mode, int writ
 {
 	bench_contend_result r{};
 	uint64_t ops = 0, hits = 0, writes = 0;
-	double secs = 0, wsecs = 0;
+	double secs = 0, wsecs = 0, csecs = 0;
 
 	for (auto _ : st) {
 		int rc = bench_contend_run(sys, mode, n, writer, contend_seconds(), &r);
@@ -193,11 +193,14 @@ BM_contend(benchmark::State &st, bench_sys sys, bench_lookup_mode mode, int writ
 		ops += r.lookups;
 		hits += r.hits;
 		secs += r.seconds;
+		csecs += r.cpu_seconds;
 		writes += r.writes;
 		wsecs += r.write_seconds;
 	}
 	set_rate(st, static_cast<double>(ops), secs, n);
 	st.counters["writer_Mops"] = wsecs > 0 ? writes / wsecs / 1e6 : 0;
+	st.counters["cpu_Mops"] = csecs > 0 ? ops / csecs / 1e6 : 0;
+	st.counters["on_cpu"] = secs > 0 ? csecs / secs : 0;
 	st.counters["hit_pct"] = ops > 0 ? 100.0 * hits / ops : 0;
 	if (hits != ops)
 		record_failure(std::string("contend ") + bench_sys_name(sys) + " " +

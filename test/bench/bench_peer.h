@@ -144,6 +144,9 @@ struct rte_rhashtable;
 struct rte_rhashtable *bench_rht_new(const char *prefix, size_t key_offset,
 				     size_t head_offset, bool shrink);
 
+/** CPU time of the calling thread, in seconds. */
+double bench_thread_cpu_s(void);
+
 /** Resident set size of the process, in bytes. */
 uint64_t bench_rss_bytes(void);
 

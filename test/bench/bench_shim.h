@@ -163,6 +163,7 @@ struct bench_contend_result {
 	uint64_t lookups;   /**< Lookups made by the reader. */
 	uint64_t hits;      /**< Of which found (all keys are present ones). */
 	double seconds;     /**< Reader time. */
+	double cpu_seconds; /**< CPU time of the reader thread in that time. */
 	uint64_t writes;    /**< Inserts plus removes made by the writer. */
 	double write_seconds; /**< Writer time. */
 };
