@@ -236,6 +236,22 @@ bench_objs_keyed(void *objs, uint32_t *objs_n, uint32_t n, size_t obj_size,
 	return objs;
 }
 
+void *
+bench_churn_objs(uint32_t n, uint32_t w, size_t obj_size, size_t key_offset)
+{
+	char *objs;
+	uint32_t j;
+
+	objs = bench_objs_alloc(w, obj_size);
+	if (objs == NULL)
+		return NULL;
+	/* indices from n on: beyond every key a stream of n entries draws */
+	for (j = 0; j < w; j++)
+		bench_key_make((struct bench_key *)(objs + (size_t)j * obj_size + key_offset),
+			       (uint64_t)n + j, 1);
+	return objs;
+}
+
 uint64_t
 bench_rss_bytes(void)
 {

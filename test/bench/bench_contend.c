@@ -16,6 +16,7 @@
 #include <rte_common.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 
 #include "bench_peer.h"
 
@@ -27,11 +28,19 @@
 
 struct churn_ctx {
 	const struct bench_peer *peer;
+	char *objs;
 	volatile int stop;
 	uint64_t steps;
 	double seconds;
 	int rc;
 };
+
+/* Insert or remove the object of step t. */
+static int
+churn_op(const struct churn_ctx *c, uint64_t t, int insert)
+{
+	return c->peer->churn_op(c->objs + (t % CHURN_POOL) * c->peer->obj_size, insert);
+}
 
 /* Step t inserts object t mod POOL and removes the one inserted WINDOW
  * steps before, so CHURN_WINDOW objects stay in the table.
@@ -45,9 +54,9 @@ churn_writer(void *arg)
 	int rc = 0;
 
 	while (!c->stop) {
-		rc = c->peer->churn_op(t % CHURN_POOL, 1);
+		rc = churn_op(c, t, 1);
 		if (rc == 0 && t >= CHURN_WINDOW)
-			rc = c->peer->churn_op((t - CHURN_WINDOW) % CHURN_POOL, 0);
+			rc = churn_op(c, t - CHURN_WINDOW, 0);
 		if (rc != 0)
 			break;
 		t++;
@@ -66,7 +75,7 @@ churn_drain(const struct churn_ctx *c)
 	int rc = 0;
 
 	for (; t < c->steps && rc == 0; t++)
-		rc = c->peer->churn_op(t % CHURN_POOL, 0);
+		rc = churn_op(c, t, 0);
 	return rc;
 }
 
@@ -107,12 +116,12 @@ bench_contend_run(enum bench_sys sys, enum bench_lookup_mode mode, uint32_t n,
 			reader_loop(sys, mode, seconds, r);
 		return rc;
 	}
-	rc = p->churn_prepare(n, CHURN_POOL);
-	if (rc != 0)
-		return rc;
+	c.objs = bench_churn_objs(n, CHURN_POOL, p->obj_size, p->key_offset);
+	if (c.objs == NULL)
+		return -ENOMEM;
 	rc = rte_eal_remote_launch(churn_writer, &c, lc);
 	if (rc != 0) {
-		p->churn_free();
+		rte_free(c.objs);
 		return rc;
 	}
 	reader_loop(sys, mode, seconds, r);
@@ -128,6 +137,6 @@ bench_contend_run(enum bench_sys sys, enum bench_lookup_mode mode, uint32_t n,
 		/* some writer objects may still be linked: drop the table first */
 		bench_release();
 	}
-	p->churn_free();
+	rte_free(c.objs);
 	return rc;
 }

@@ -55,6 +55,7 @@ struct bench_peer {
 	const char *name;
 	const char *note;
 	size_t obj_size;
+	size_t key_offset; /**< Of the struct bench_key in an object. */
 	/** Once after EAL init (thread registration...), and at exit. */
 	int (*init)(void);
 	void (*fini)(void);
@@ -76,13 +77,11 @@ struct bench_peer {
 	 */
 	uint32_t (*lookup[BENCH_LOOKUP_MODE_MAX])(const struct bench_key *keys, uint64_t *acc);
 	/**
-	 * The writer of the contention case (NULL if none): w objects whose
-	 * keys no lookup stream holds; churn_op inserts or removes object j
-	 * and may run on another lcore than the lookups.
+	 * The writer of the contention case (NULL if none): inserts or
+	 * removes obj, one of bench_churn_objs(); may run on another lcore
+	 * than the lookups.
 	 */
-	int (*churn_prepare)(uint32_t n, uint32_t w);
-	int (*churn_op)(uint32_t j, int insert);
-	void (*churn_free)(void);
+	int (*churn_op)(void *obj, int insert);
 	/** Report a quiescent state of the calling reader. */
 	void (*quiescent)(void);
 	/** Table memory of the full table (after settle). */
@@ -112,12 +111,13 @@ void bench_reader_offline(void);
 /** Unique object name "<prefix><counter>" (tables of one name cannot coexist). */
 void bench_unique_name(char *buf, size_t len, const char *prefix);
 
-/** Key of churn object j of a table of n entries (beyond every stream's keys). */
-static inline void
-bench_churn_key(struct bench_key *k, uint32_t n, uint32_t j)
-{
-	bench_key_make(k, (uint64_t)n + j, 1);
-}
+/**
+ * The writer objects of the contention case: w zeroed objects of obj_size
+ * bytes whose struct bench_key at key_offset holds a key no lookup stream
+ * of a table of n entries holds (rte_free() them); NULL when memory is
+ * short.
+ */
+void *bench_churn_objs(uint32_t n, uint32_t w, size_t obj_size, size_t key_offset);
 
 /** Allocate a zeroed object array from the DPDK heap; NULL on failure. */
 void *bench_objs_alloc(uint32_t n, size_t obj_size);

@@ -313,38 +313,14 @@ rht_lookup_call(const struct bench_key *keys, uint64_t *acc)
 	return hits;
 }
 
-static struct rht_flow *churn;
-
-static void
-rht_churn_free(void)
-{
-	rte_free(churn);
-	churn = NULL;
-}
-
 static int
-rht_churn_prepare(uint32_t n, uint32_t w)
+rht_churn_op(void *obj, int insert)
 {
-	uint32_t j;
+	struct rht_flow *f = obj;
 
-	rht_churn_free();
-	churn = bench_objs_alloc(w, sizeof(*churn));
-	if (churn == NULL)
-		return -ENOMEM;
-	for (j = 0; j < w; j++)
-		bench_churn_key(&churn[j].key, n, j);
-	return 0;
-}
-
-/* No free_obj: a removed object is the caller's again at once, and the
- * writer re-inserts it when its turn comes.
- */
-static int
-rht_churn_op(uint32_t j, int insert)
-{
 	if (insert)
-		return rte_rhashtable_insert(tbl, &churn[j].head);
-	return rte_rhashtable_remove(tbl, &churn[j].head);
+		return rte_rhashtable_insert(tbl, &f->head);
+	return rte_rhashtable_remove(tbl, &f->head);
 }
 
 static void
@@ -374,6 +350,7 @@ const struct bench_peer bench_peer_rht = {
 		"rte_rhashtable_rehash_run() in the inserting thread each time the count "
 		"doubles (grow) or by the rehash service on a service lcore (grow_service)",
 	.obj_size = sizeof(struct rht_flow),
+	.key_offset = offsetof(struct rht_flow, key),
 	.init = rht_init,
 	.fini = rht_fini,
 	.objs_prepare = rht_objs_prepare,
@@ -387,9 +364,7 @@ const struct bench_peer bench_peer_rht = {
 		[BENCH_BULK] = rht_lookup_bulk,
 		[BENCH_SINGLE_CALL] = rht_lookup_call,
 	},
-	.churn_prepare = rht_churn_prepare,
 	.churn_op = rht_churn_op,
-	.churn_free = rht_churn_free,
 	.quiescent = rht_quiescent,
 	.table_bytes = rht_table_bytes,
 	.destroy = rht_destroy,

@@ -194,37 +194,15 @@ hash_lookup_bulk_bare(const struct bench_key *keys, uint64_t *acc)
 	return hits > 0 ? (uint32_t)hits : 0;
 }
 
-static struct hash_flow *churn;
-
-static void
-hash_churn_free(void)
-{
-	rte_free(churn);
-	churn = NULL;
-}
-
 static int
-hash_churn_prepare(uint32_t n, uint32_t w)
+hash_churn_op(void *obj, int insert)
 {
-	uint32_t j;
-
-	hash_churn_free();
-	churn = bench_objs_alloc(w, sizeof(*churn));
-	if (churn == NULL)
-		return -ENOMEM;
-	for (j = 0; j < w; j++)
-		bench_churn_key(&churn[j].key, n, j);
-	return 0;
-}
-
-static int
-hash_churn_op(uint32_t j, int insert)
-{
+	struct hash_flow *f = obj;
 	int rc;
 
 	if (insert)
-		return rte_hash_add_key_data(h, &churn[j].key, &churn[j]);
-	rc = rte_hash_del_key(h, &churn[j].key);
+		return rte_hash_add_key_data(h, &f->key, f);
+	rc = rte_hash_del_key(h, &f->key);
 	return rc < 0 ? rc : 0;
 }
 
@@ -259,6 +237,7 @@ const struct bench_peer bench_peer_hash = {
 		"single_bare / bulk32_bare: the same calls, the flow not read, as DPDK's "
 		"hash_perf_autotest runs them",
 	.obj_size = sizeof(struct hash_flow),
+	.key_offset = offsetof(struct hash_flow, key),
 	.init = hash_init,
 	.fini = hash_fini,
 	.objs_prepare = hash_objs_prepare,
@@ -273,9 +252,7 @@ const struct bench_peer bench_peer_hash = {
 		[BENCH_SINGLE_BARE] = hash_lookup_bare,
 		[BENCH_BULK_BARE] = hash_lookup_bulk_bare,
 	},
-	.churn_prepare = hash_churn_prepare,
 	.churn_op = hash_churn_op,
-	.churn_free = hash_churn_free,
 	.quiescent = hash_quiescent,
 	.table_bytes = hash_table_bytes,
 	.destroy = hash_destroy,
