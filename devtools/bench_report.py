@@ -96,6 +96,10 @@ class Report:
     def lookup(self, sysname, mode, stream, n):
         return self.get("lookup", sysname, mode, stream, n)
 
+    def contend(self, sysname, mode, writer, n, counter="Mops"):
+        return self.get("contend", sysname, mode, "writer" if writer else "alone", n,
+                        counter=counter)
+
     def limit(self, kind, n):
         return self.get("limit", kind, n)
 
@@ -144,17 +148,42 @@ def section_headline(r):
             add("bulk32 lookup %s, %s: rhashtable / rte_hash bulk" % (stream, size_label(n)),
                 r.lookup("rhashtable", "bulk32", stream, n),
                 r.lookup("rte_hash", "bulk32", stream, n))
+            add("bulk32 lookup %s, %s: rhashtable / bare rte_hash bulk (goal 1.2x)"
+                % (stream, size_label(n)),
+                r.lookup("rhashtable", "bulk32", stream, n),
+                r.lookup("rte_hash", "bulk32_bare", stream, n))
     for n in (1 << 20, 16 << 20):
         if n not in r.sizes:
             continue
-        add("single lookup hit_uniform, %s: rhashtable / cds_lfht" % size_label(n),
-            r.lookup("rhashtable", "single", "hit_uniform", n),
-            r.lookup("cds_lfht", "single", "hit_uniform", n))
+        for mode, what in (("single", "inline lookup_fast"), ("single_call", "rte_rhashtable_lookup()")):
+            add("single lookup hit_uniform, %s, %s: rhashtable / cds_lfht (goal 2x)"
+                % (size_label(n), what),
+                r.lookup("rhashtable", mode, "hit_uniform", n),
+                r.lookup("cds_lfht", "single", "hit_uniform", n))
+            add("single lookup hit_uniform, %s, %s: rhashtable / bare rte_hash_lookup_data "
+                "(goal 1.2x)" % (size_label(n), what),
+                r.lookup("rhashtable", mode, "hit_uniform", n),
+                r.lookup("rte_hash", "single_bare", "hit_uniform", n))
+    for n in (1 << 20, 16 << 20):
+        for mode in ("bulk32", "single"):
+            alone = r.contend("rhashtable", mode, False, n)
+            if alone is None:
+                continue
+            for counter, what in (("Mops", "wall clock"), ("cpu_Mops", "per CPU second")):
+                add("%s reader beside a writer / reader alone, %s, %s (goal 0.9x)"
+                    % (mode, size_label(n), what),
+                    r.contend("rhashtable", mode, True, n, counter),
+                    r.contend("rhashtable", mode, False, n, counter))
+                add("%s reader beside a writer, %s, %s: rhashtable / rte_hash (bare) beside "
+                    "a writer" % (mode, size_label(n), what),
+                    r.contend("rhashtable", mode, True, n, counter),
+                    r.contend("rte_hash", mode + "_bare", True, n, counter))
     big = max(r.sizes) if r.sizes else None
     if big is not None:
         for sizing in ("grow", "grow_service"):
-            add("insert, growth 64 -> %s (%s): rhashtable / rte_hash pre-sized insert"
-                % (size_label(big), sizing),
+            add("insert, growth 64 -> %s (%s): rhashtable / rte_hash pre-sized insert "
+                "(goal %s)" % (size_label(big), sizing,
+                               "1.0x" if sizing == "grow_service" else "0.8x"),
                 r.get("insert", "rhashtable", sizing, big),
                 r.get("insert", "rte_hash", "presized", big))
     for mode in ("bulk32", "single"):
@@ -182,17 +211,48 @@ def section_headline(r):
 
 
 def section_lookups(r, n):
+    """One row per rhashtable mode and stream; the peers in their own
+    modes of the same kind (single_call is compared with the peers' single)."""
     lim_batch = r.limit("batch32", n)
-    header = ["mode", "keys", "rhashtable", "rte_hash", "cds_lfht",
-              "rht / rte_hash", "rht / cds_lfht"]
+    header = ["mode", "keys", "rhashtable", "rte_hash", "rte_hash bare", "cds_lfht",
+              "rht / rte_hash", "rht / rte_hash bare", "rht / cds_lfht"]
     rows = []
-    for mode in ("bulk32", "single"):
+    for mode in ("bulk32", "single", "single_call"):
+        peer_mode = "single" if mode == "single_call" else mode
         for stream in STREAMS:
-            vals = [r.lookup(s, mode, stream, n) for s in SYSTEMS]
-            if all(v is None for v in vals):
+            vals = [r.lookup("rhashtable", mode, stream, n),
+                    r.lookup("rte_hash", peer_mode, stream, n),
+                    r.lookup("rte_hash", peer_mode + "_bare", stream, n),
+                    r.lookup("cds_lfht", peer_mode, stream, n)]
+            if vals[0] is None:
                 continue
             rows.append([mode, stream] + [fmt_rate(v, lim_batch) for v in vals] +
-                        [fmt_ratio(vals[0], vals[1]), fmt_ratio(vals[0], vals[2])])
+                        [fmt_ratio(vals[0], v) for v in vals[1:]])
+    return md_table(header, rows)
+
+
+def section_contend(r, counter):
+    header = ["size", "reader", "rhashtable alone", "beside writer", "ratio",
+              "rte_hash alone", "beside writer", "ratio", "rht / rte_hash beside writer",
+              "writer Mops/s (rht, rte_hash)"]
+    rows = []
+    for n in r.sizes:
+        for mode, peer_modes in (("bulk32", ("bulk32", "bulk32_bare")),
+                                 ("single", ("single", "single_bare"))):
+            ra = r.contend("rhashtable", mode, False, n, counter)
+            rw = r.contend("rhashtable", mode, True, n, counter)
+            if ra is None and rw is None:
+                continue
+            for pm in peer_modes:
+                ha = r.contend("rte_hash", pm, False, n, counter)
+                hw = r.contend("rte_hash", pm, True, n, counter)
+                rows.append([size_label(n), "%s (rte_hash %s)" % (mode, pm), fmt_rate(ra),
+                             fmt_rate(rw), fmt_ratio(rw, ra), fmt_rate(ha), fmt_rate(hw),
+                             fmt_ratio(hw, ha), fmt_ratio(rw, hw),
+                             "%s, %s" % (fmt_rate(r.get("contend", "rhashtable", mode, "writer", n,
+                                                        counter="writer_Mops")),
+                                         fmt_rate(r.get("contend", "rte_hash", pm, "writer", n,
+                                                        counter="writer_Mops")))])
     return md_table(header, rows)
 
 
@@ -333,6 +393,14 @@ def write_markdown(r, out_dir, plots, machine, dpdk):
            "rte_rhashtable's working set at that size).", ""]
     for n in r.sizes:
         md += ["### %s entries" % size_label(n), "", section_lookups(r, n), ""]
+    md += ["## Readers beside a writer", "",
+           "Lookups of present keys (hit_uniform) on the main lcore for 0.5 s, alone, then "
+           "while the other lcore inserts and removes other keys at full speed (1024 of them "
+           "present at a time; rte_rhashtable re-inserts each object as soon as its turn "
+           "comes). Mops/s of the reader; every lookup must hit. Wall clock first, then "
+           "per second of the reader thread's CPU time (other tenants of the machine "
+           "take the reader's core now and then).", "",
+           section_contend(r, "Mops"), "", section_contend(r, "cpu_Mops"), ""]
     md += ["## What memory allows (limit probe)", "", section_limits(r), ""]
     md += ["## Insert and remove", "",
            "Mops/s. `presized`: room for every entry before the first insert "
@@ -376,8 +444,9 @@ def plot_lookup_vs_size(r, out_dir, stream):
     if not any(r.lookup(s, m, stream, n) for s in SYSTEMS for m in ("single", "bulk32")
                for n in r.sizes):
         return None
-    series = [("rhashtable", "bulk32"), ("rte_hash", "bulk32"),
-              ("rhashtable", "single"), ("rte_hash", "single"), ("cds_lfht", "single")]
+    series = [("rhashtable", "bulk32"), ("rte_hash", "bulk32"), ("rte_hash", "bulk32_bare"),
+              ("rhashtable", "single"), ("rhashtable", "single_call"), ("rte_hash", "single"),
+              ("rte_hash", "single_bare"), ("cds_lfht", "single")]
     dat = os.path.join(out_dir, ".lookup_%s.dat" % stream)
     with open(dat, "w") as f:
         for n in r.sizes:

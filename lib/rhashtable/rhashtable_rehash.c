@@ -147,68 +147,85 @@ drop_first_table(struct rte_rhashtable *ht, struct __rte_rht_table *old)
 }
 
 /*
- * The first object of old bucket idx, if any: a hint, read without the
- * bucket's lock, to be prefetched only. The worker is no QSBR reader, so a
- * writer may remove the object and free_obj release it at any time.
+ * The bucket word of old bucket idx, or a nulls marker past the end: a
+ * hint, read without the bucket's lock, to be used for prefetches and to
+ * skip a lock only. The worker is no QSBR reader, so a writer may remove
+ * the first object and free_obj release it at any time.
  */
-static const void *
-first_obj_hint(const struct rte_rhashtable *ht, const struct __rte_rht_table *old, uint32_t idx)
+static struct rte_rhash_head *
+bucket_hint(const struct __rte_rht_table *old, uint32_t idx)
 {
-	struct rte_rhash_head *w;
-
 	if (idx >= old->size)
-		return NULL;
-	w = rte_atomic_load_explicit(__rte_rht_bucket(old, idx), rte_memory_order_relaxed);
-	return __rte_rht_is_nulls(w) ? NULL : rht_obj(ht, __rte_rht_ptr(w));
+		return __rte_rht_nulls(NULL);
+	return rte_atomic_load_explicit(__rte_rht_bucket(old, idx), rte_memory_order_relaxed);
 }
 
 /*
- * Prefetch the new bucket of the first object of old bucket idx. Hashing
- * reads the object, so it is done under the old bucket's lock, which keeps
- * the object from being removed (and so from being freed); a lock that is
- * busy skips the prefetch rather than wait.
+ * One stage of the move pipeline on old bucket idx: object number depth - 1
+ * of its chain (0 is the first) is in cache, as the previous stage
+ * prefetched it; hash it and prefetch its new bucket, and prefetch the
+ * object after it, for the next stage. Hashing reads the object, so it is
+ * done under the old bucket's lock, which keeps the object from being
+ * removed (and so from being freed); a lock that is busy skips the
+ * prefetches rather than wait. A chain the bucket word says is shorter
+ * than depth takes no lock.
  */
 static void
-prefetch_destination(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx)
+prefetch_chain(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx,
+	       uint32_t depth)
 {
 	const struct __rte_rht_table *new_tbl = rht_last_table(old);
+	struct rte_rhash_head *w = bucket_hint(old, idx), *he, *next;
 	rte_spinlock_t *lock;
-	struct rte_rhash_head *w;
+	uint32_t pos;
 
-	if (idx >= old->size)
+	if (__rte_rht_is_nulls(w) || __rte_rht_bucket_len(w) < depth)
 		return;
 	lock = rht_bucket_lock(old, idx);
 	if (!rte_spinlock_trylock(lock))
 		return;
-	w = *__rte_rht_bucket(old, idx);
-	if (!__rte_rht_is_nulls(w))
+	he = __rte_rht_ptr(*__rte_rht_bucket(old, idx));
+	for (pos = 1; pos < depth && !__rte_rht_is_nulls(he); pos++)
+		he = he->next;
+	if (!__rte_rht_is_nulls(he)) {
 		rte_prefetch0_write(__rte_rht_bucket(new_tbl, rht_hash_idx(new_tbl,
-				    rht_obj_hash(ht, new_tbl, rht_obj(ht, __rte_rht_ptr(w))))));
+				    rht_obj_hash(ht, new_tbl, rht_obj(ht, he)))));
+		next = he->next;
+		if (!__rte_rht_is_nulls(next)) {
+			rte_prefetch0(rht_obj_key(ht, rht_obj(ht, next)));
+			rte_prefetch0_write(next);
+		}
+	}
 	rte_spinlock_unlock(lock);
 }
 
 /*
- * Moving is a chain of cache misses: old bucket, object, new bucket. Start
- * them early, as a software pipeline over the buckets ahead: the object of
- * the bucket RHT_MOVE_AHEAD ahead, the destination of the one half as far.
+ * Moving is a chain of cache misses: old bucket, object, new bucket, and
+ * for a longer chain the next object and its new bucket. Start them early,
+ * as a software pipeline over the buckets ahead: the first object of the
+ * bucket RHT_MOVE_AHEAD ahead; the destination of that object and the
+ * second object of the bucket half as far; the destination of the second
+ * object and the third object a quarter as far.
  */
 #define RHT_MOVE_AHEAD 32
 
 static void
 prefetch_moves(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx)
 {
-	const void *obj;
+	struct rte_rhash_head *w = bucket_hint(old, idx + RHT_MOVE_AHEAD);
 
 	/* write prefetches: the move stores to the object's next link and to
 	 * the new bucket word, and the lock's atomic exchange waits for those
 	 * stores to own their lines
 	 */
-	obj = first_obj_hint(ht, old, idx + RHT_MOVE_AHEAD);
-	if (obj != NULL) {
+	if (!__rte_rht_is_nulls(w)) {
+		const void *obj = rht_obj(ht, __rte_rht_ptr(w));
+
 		rte_prefetch0(rht_obj_key(ht, obj));
 		rte_prefetch0_write((const char *)obj + ht->core.head_offset);
 	}
-	prefetch_destination(ht, old, idx + RHT_MOVE_AHEAD / 2);
+	prefetch_chain(ht, old, idx + RHT_MOVE_AHEAD / 2, 1);
+	prefetch_chain(ht, old, idx + RHT_MOVE_AHEAD / 4, 2);
 }
 
 /*

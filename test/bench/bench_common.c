@@ -102,6 +102,15 @@ bench_now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+double
+bench_thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 const char *
 bench_sys_name(enum bench_sys sys)
 {
@@ -114,10 +123,36 @@ bench_sys_note(enum bench_sys sys)
 	return sys < BENCH_SYS_MAX ? peers[sys]->note : "?";
 }
 
-int
-bench_sys_has_bulk(enum bench_sys sys)
+static const char *const mode_names[BENCH_LOOKUP_MODE_MAX] = {
+	[BENCH_SINGLE] = "single",
+	[BENCH_BULK] = "bulk32",
+	[BENCH_SINGLE_BARE] = "single_bare",
+	[BENCH_BULK_BARE] = "bulk32_bare",
+	[BENCH_SINGLE_CALL] = "single_call",
+};
+
+const struct bench_peer *
+bench_peer_of(enum bench_sys sys)
 {
-	return sys < BENCH_SYS_MAX && peers[sys]->lookup_bulk != NULL;
+	return sys < BENCH_SYS_MAX ? peers[sys] : NULL;
+}
+
+int
+bench_sys_has_mode(enum bench_sys sys, enum bench_lookup_mode m)
+{
+	return sys < BENCH_SYS_MAX && m < BENCH_LOOKUP_MODE_MAX && peers[sys]->lookup[m] != NULL;
+}
+
+const char *
+bench_mode_name(enum bench_lookup_mode m)
+{
+	return m < BENCH_LOOKUP_MODE_MAX ? mode_names[m] : "?";
+}
+
+int
+bench_sys_has_churn(enum bench_sys sys)
+{
+	return sys < BENCH_SYS_MAX && peers[sys]->churn_op != NULL;
 }
 
 int
@@ -198,6 +233,22 @@ bench_objs_keyed(void *objs, uint32_t *objs_n, uint32_t n, size_t obj_size,
 		bench_key_make((struct bench_key *)((char *)objs + i * obj_size + key_offset),
 			       i, 0);
 	*objs_n = n;
+	return objs;
+}
+
+void *
+bench_churn_objs(uint32_t n, uint32_t w, size_t obj_size, size_t key_offset)
+{
+	char *objs;
+	uint32_t j;
+
+	objs = bench_objs_alloc(w, obj_size);
+	if (objs == NULL)
+		return NULL;
+	/* indices from n on: beyond every key a stream of n entries draws */
+	for (j = 0; j < w; j++)
+		bench_key_make((struct bench_key *)(objs + (size_t)j * obj_size + key_offset),
+			       (uint64_t)n + j, 1);
 	return objs;
 }
 
@@ -568,14 +619,15 @@ bench_lookup_setup(enum bench_sys sys, uint32_t n, enum bench_stream k)
 }
 
 uint64_t
-bench_lookup_run(enum bench_sys sys, int bulk, uint64_t bursts, uint64_t *hits)
+bench_lookup_run(enum bench_sys sys, enum bench_lookup_mode mode, uint64_t bursts,
+		 uint64_t *hits)
 {
 	const struct bench_peer *p = peers[sys];
 	uint32_t (*fn)(const struct bench_key *, uint64_t *);
 	uint64_t acc = 0, found = 0, b;
 	uint32_t pos = cur_pos;
 
-	fn = bulk ? p->lookup_bulk : p->lookup;
+	fn = p->lookup[mode];
 	bench_reader_online();
 	for (b = 0; b < bursts; b++) {
 		found += fn(cur_stream + pos, &acc);

@@ -216,6 +216,7 @@ const struct bench_peer bench_peer_lfht = {
 		"add_unique; single lookups only; lookup tables pre-sized (init_size = n "
 		"rounded up); grow starts at 64 buckets, resized by liburcu's own worker thread",
 	.obj_size = sizeof(struct lfht_flow),
+	.key_offset = offsetof(struct lfht_flow, key),
 	.init = lfht_init,
 	.fini = lfht_fini,
 	.objs_prepare = lfht_objs_prepare,
@@ -224,8 +225,7 @@ const struct bench_peer bench_peer_lfht = {
 	.insert = lfht_insert,
 	.settle = lfht_settle,
 	.remove = lfht_remove,
-	.lookup = lfht_lookup,
-	.lookup_bulk = NULL,
+	.lookup = { [BENCH_SINGLE] = lfht_lookup },
 	.quiescent = lfht_quiescent,
 	.table_bytes = lfht_table_bytes,
 	.destroy = lfht_destroy,

@@ -142,7 +142,8 @@ set_rate(benchmark::State &st, double ops, double seconds, uint32_t n)
 }
 
 void
-BM_lookup(benchmark::State &st, bench_sys sys, int bulk, bench_stream k, uint32_t n)
+BM_lookup(benchmark::State &st, bench_sys sys, bench_lookup_mode mode, bench_stream k,
+	  uint32_t n)
 {
 	uint64_t ops = 0, hits = 0, h;
 	int rc = bench_lookup_setup(sys, n, k);
@@ -153,17 +154,59 @@ BM_lookup(benchmark::State &st, bench_sys sys, int bulk, bench_stream k, uint32_
 	}
 	double t0 = bench_now();
 	for (auto _ : st) {
-		ops += bench_lookup_run(sys, bulk, kBurstsPerIter, &h);
+		ops += bench_lookup_run(sys, mode, kBurstsPerIter, &h);
 		hits += h;
 	}
 	set_rate(st, ops, bench_now() - t0, n);
 	st.counters["hit_pct"] = ops > 0 ? 100.0 * hits / ops : 0;
 	bool want_hits = k == BENCH_HIT_UNIFORM || k == BENCH_HIT_ZIPF;
 	if (hits != (want_hits ? ops : 0))
-		record_failure(std::string("lookup ") + bench_sys_name(sys) +
-			       (bulk ? " bulk32 " : " single ") + bench_stream_name(k) + " " +
+		record_failure(std::string("lookup ") + bench_sys_name(sys) + " " +
+			       bench_mode_name(mode) + " " + bench_stream_name(k) + " " +
 			       std::to_string(n) + ": " + std::to_string(hits) + " hits in " +
 			       std::to_string(ops) + " lookups");
+}
+
+/* Seconds of lookups per contention run. */
+double
+contend_seconds()
+{
+	return opt.mode == Mode::Short ? 0.1 : 0.5;
+}
+
+void
+BM_contend(benchmark::State &st, bench_sys sys, bench_lookup_mode mode, int writer,
+	   uint32_t n)
+{
+	bench_contend_result r{};
+	uint64_t ops = 0, hits = 0, writes = 0;
+	double secs = 0, wsecs = 0, csecs = 0;
+
+	for (auto _ : st) {
+		int rc = bench_contend_run(sys, mode, n, writer, contend_seconds(), &r);
+
+		if (rc != 0) {
+			fail(st, rc == -ENOTSUP ? "needs a worker lcore for the writer" :
+				 "reader/writer run", rc);
+			return;
+		}
+		ops += r.lookups;
+		hits += r.hits;
+		secs += r.seconds;
+		csecs += r.cpu_seconds;
+		writes += r.writes;
+		wsecs += r.write_seconds;
+	}
+	set_rate(st, static_cast<double>(ops), secs, n);
+	st.counters["writer_Mops"] = wsecs > 0 ? writes / wsecs / 1e6 : 0;
+	st.counters["cpu_Mops"] = csecs > 0 ? ops / csecs / 1e6 : 0;
+	st.counters["on_cpu"] = secs > 0 ? csecs / secs : 0;
+	st.counters["hit_pct"] = ops > 0 ? 100.0 * hits / ops : 0;
+	if (hits != ops)
+		record_failure(std::string("contend ") + bench_sys_name(sys) + " " +
+			       bench_mode_name(mode) + (writer ? " writer " : " alone ") +
+			       std::to_string(n) + ": " + std::to_string(ops - hits) +
+			       " lookups of present keys missed");
 }
 
 void
@@ -353,18 +396,46 @@ register_lookups(bench_sys sys, uint32_t n)
 		BENCH_HIT_UNIFORM, BENCH_HIT_ZIPF, BENCH_MISS_UNIFORM, BENCH_MISS_ZIPF,
 	};
 
-	for (int bulk = 0; bulk <= 1; bulk++) {
-		if (bulk && !bench_sys_has_bulk(sys))
+	for (int m = 0; m < BENCH_LOOKUP_MODE_MAX; m++) {
+		auto mode = static_cast<bench_lookup_mode>(m);
+
+		if (!bench_sys_has_mode(sys, mode))
 			continue;
 		for (bench_stream k : streams) {
 			std::string name = case_name({"lookup", bench_sys_name(sys),
-						      bulk ? "bulk32" : "single",
+						      bench_mode_name(mode),
 						      bench_stream_name(k)}, n);
 
-			benchmark::RegisterBenchmark(name.c_str(), BM_lookup, sys, bulk, k, n)
+			benchmark::RegisterBenchmark(name.c_str(), BM_lookup, sys, mode, k, n)
 				->UseRealTime()->MinTime(min_time())->Repetitions(repetitions())
 				->Unit(benchmark::kMillisecond);
 		}
+	}
+}
+
+/* Readers alone, then beside a writer on the other lcore, on the table the
+ * lookup cases just used.
+ */
+void
+register_contend(bench_sys sys, uint32_t n)
+{
+	/* the goals concern large tables; at 64Ki rte_hash's defer queue
+	 * cannot keep up with the writer (-ENOSPC)
+	 */
+	if (!bench_sys_has_churn(sys) || n < Mi)
+		return;
+	for (int m = 0; m < BENCH_LOOKUP_MODE_MAX; m++) {
+		auto mode = static_cast<bench_lookup_mode>(m);
+
+		if (!bench_sys_has_mode(sys, mode) || mode == BENCH_SINGLE_CALL)
+			continue;
+		for (int writer = 0; writer <= 1; writer++)
+			benchmark::RegisterBenchmark(
+				case_name({"contend", bench_sys_name(sys), bench_mode_name(mode),
+					   writer ? "writer" : "alone"}, n).c_str(),
+				BM_contend, sys, mode, writer, n)
+				->Iterations(1)->Repetitions(repetitions())
+				->Unit(benchmark::kMillisecond);
 	}
 }
 
@@ -400,6 +471,7 @@ register_all()
 	for (uint32_t n : table_sizes()) {
 		for (int s = 0; s < BENCH_SYS_MAX; s++) {
 			register_lookups(static_cast<bench_sys>(s), n);
+			register_contend(static_cast<bench_sys>(s), n);
 			register_writes(static_cast<bench_sys>(s), n);
 		}
 		benchmark::RegisterBenchmark(case_name({"limit", "batch32"}, n).c_str(),

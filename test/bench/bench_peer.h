@@ -55,6 +55,7 @@ struct bench_peer {
 	const char *name;
 	const char *note;
 	size_t obj_size;
+	size_t key_offset; /**< Of the struct bench_key in an object. */
 	/** Once after EAL init (thread registration...), and at exit. */
 	int (*init)(void);
 	void (*fini)(void);
@@ -69,10 +70,18 @@ struct bench_peer {
 	int (*settle)(void);
 	/** Remove objects lo..hi-1. */
 	int (*remove)(uint32_t lo, uint32_t hi);
-	/** BENCH_BURST single lookups; adds a field of each flow found to *acc. */
-	uint32_t (*lookup)(const struct bench_key *keys, uint64_t *acc);
-	/** One bulk lookup of BENCH_BURST keys, or NULL. */
-	uint32_t (*lookup_bulk)(const struct bench_key *keys, uint64_t *acc);
+	/**
+	 * BENCH_BURST lookups of keys in each mode the system has (NULL: not
+	 * this mode); returns the hits and, except in the bare modes, adds a
+	 * field of each flow found to *acc.
+	 */
+	uint32_t (*lookup[BENCH_LOOKUP_MODE_MAX])(const struct bench_key *keys, uint64_t *acc);
+	/**
+	 * The writer of the contention case (NULL if none): inserts or
+	 * removes obj, one of bench_churn_objs(); may run on another lcore
+	 * than the lookups.
+	 */
+	int (*churn_op)(void *obj, int insert);
 	/** Report a quiescent state of the calling reader. */
 	void (*quiescent)(void);
 	/** Table memory of the full table (after settle). */
@@ -88,6 +97,9 @@ extern const struct bench_peer bench_peer_lfht;
 
 /* Shared state and helpers of bench_common.c */
 
+/** The operations of sys (NULL if out of range). */
+const struct bench_peer *bench_peer_of(enum bench_sys sys);
+
 /** RCU QSBR variable of rte_rhashtable and rte_hash; the main lcore is reader 0. */
 extern struct rte_rcu_qsbr *bench_qsbr;
 extern unsigned int bench_qsbr_tid;
@@ -98,6 +110,14 @@ void bench_reader_offline(void);
 
 /** Unique object name "<prefix><counter>" (tables of one name cannot coexist). */
 void bench_unique_name(char *buf, size_t len, const char *prefix);
+
+/**
+ * The writer objects of the contention case: w zeroed objects of obj_size
+ * bytes whose struct bench_key at key_offset holds a key no lookup stream
+ * of a table of n entries holds (rte_free() them); NULL when memory is
+ * short.
+ */
+void *bench_churn_objs(uint32_t n, uint32_t w, size_t obj_size, size_t key_offset);
 
 /** Allocate a zeroed object array from the DPDK heap; NULL on failure. */
 void *bench_objs_alloc(uint32_t n, size_t obj_size);
@@ -123,6 +143,9 @@ struct rte_rhashtable;
  */
 struct rte_rhashtable *bench_rht_new(const char *prefix, size_t key_offset,
 				     size_t head_offset, bool shrink);
+
+/** CPU time of the calling thread, in seconds. */
+double bench_thread_cpu_s(void);
 
 /** Resident set size of the process, in bytes. */
 uint64_t bench_rss_bytes(void);

@@ -267,16 +267,6 @@ lookup_burst(struct resize_ctx *c, const struct bench_key *keys, int bulk, uint6
 	return rc > 0 ? (uint32_t)rc : 0;
 }
 
-/* CPU time of the calling thread, in seconds. */
-static double
-thread_cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Between windows: move to the next phase when the current one is over. */
 static enum phase
 next_phase(struct resize_ctx *c, enum phase ph, double ph_ms, const struct rte_rhashtable_stats *s,
@@ -403,7 +393,7 @@ sample(struct resize_ctx *c, int bulk, struct bench_resize_result *r)
 {
 	uint64_t hz = rte_get_tsc_hz(), win = hz * WINDOW_MS / 1000;
 	uint64_t t0 = rte_rdtsc(), wstart = t0, ph_start = t0, now, ops = 0, acc = 0;
-	double cpu_start = thread_cpu_s(), cpu_now;
+	double cpu_start = bench_thread_cpu_s(), cpu_now;
 	struct rte_rhashtable_stats s;
 	enum phase ph = PH_BASELINE, nph;
 	uint32_t pos = 0, hits;
@@ -418,7 +408,7 @@ sample(struct resize_ctx *c, int bulk, struct bench_resize_result *r)
 		now = rte_rdtsc();
 		if (now - wstart < win)
 			continue;
-		cpu_now = thread_cpu_s();
+		cpu_now = bench_thread_cpu_s();
 		windows[r->windows++] = (struct window){
 			.t_ms = (now - t0) * 1000.0 / hz,
 			.mops = ops / ((now - wstart) * 1e6 / hz),
@@ -442,7 +432,7 @@ sample(struct resize_ctx *c, int bulk, struct bench_resize_result *r)
 		ops = 0;
 		/* the stats call and the phase logic stay out of the windows */
 		wstart = rte_rdtsc();
-		cpu_start = thread_cpu_s();
+		cpu_start = bench_thread_cpu_s();
 	}
 	r->buckets_end = s.buckets;
 	r->lookups += ops;

@@ -294,6 +294,35 @@ rht_lookup_bulk(const struct bench_key *keys, uint64_t *acc)
 	return hits > 0 ? (uint32_t)hits : 0;
 }
 
+/* The exported, out-of-line lookup: what a caller that does not include
+ * the inline fast path, or whose key length is not a constant, runs.
+ */
+static uint32_t
+rht_lookup_call(const struct bench_key *keys, uint64_t *acc)
+{
+	const struct rht_flow *f;
+	uint32_t i, hits = 0;
+
+	for (i = 0; i < BENCH_BURST; i++) {
+		f = rte_rhashtable_lookup(tbl, &keys[i]);
+		if (f != NULL) {
+			hits++;
+			*acc += f->hits;
+		}
+	}
+	return hits;
+}
+
+static int
+rht_churn_op(void *obj, int insert)
+{
+	struct rht_flow *f = obj;
+
+	if (insert)
+		return rte_rhashtable_insert(tbl, &f->head);
+	return rte_rhashtable_remove(tbl, &f->head);
+}
+
 static void
 rht_quiescent(void)
 {
@@ -316,10 +345,12 @@ const struct bench_peer bench_peer_rht = {
 	.note = "rte_rhashtable: intrusive flow {16 B key, rte_rhash_head, 8 B payload} = 32 B; "
 		"the library's default seeded multiply-mix hash; QSBR defer queue; lookup_insert (checks duplicates); "
 		"a lookup returns the flow itself; single = rte_rhashtable_lookup_fast() "
-		"(inlined, key length 16 known at compile time); tables start at 64 buckets, growth by "
+		"(inlined, key length 16 known at compile time), single_call = the out-of-line "
+		"rte_rhashtable_lookup(); tables start at 64 buckets, growth by "
 		"rte_rhashtable_rehash_run() in the inserting thread each time the count "
 		"doubles (grow) or by the rehash service on a service lcore (grow_service)",
 	.obj_size = sizeof(struct rht_flow),
+	.key_offset = offsetof(struct rht_flow, key),
 	.init = rht_init,
 	.fini = rht_fini,
 	.objs_prepare = rht_objs_prepare,
@@ -328,8 +359,12 @@ const struct bench_peer bench_peer_rht = {
 	.insert = rht_insert,
 	.settle = rht_settle,
 	.remove = rht_remove,
-	.lookup = rht_lookup,
-	.lookup_bulk = rht_lookup_bulk,
+	.lookup = {
+		[BENCH_SINGLE] = rht_lookup,
+		[BENCH_BULK] = rht_lookup_bulk,
+		[BENCH_SINGLE_CALL] = rht_lookup_call,
+	},
+	.churn_op = rht_churn_op,
 	.quiescent = rht_quiescent,
 	.table_bytes = rht_table_bytes,
 	.destroy = rht_destroy,

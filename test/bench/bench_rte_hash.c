@@ -163,6 +163,49 @@ hash_lookup_bulk(const struct bench_key *keys, uint64_t *acc)
 	return hits > 0 ? (uint32_t)hits : 0;
 }
 
+/* As DPDK's hash_perf_autotest calls it: the position or data pointer is
+ * returned, the flow it points to is never read.
+ */
+static uint32_t
+hash_lookup_bare(const struct bench_key *keys, uint64_t *acc)
+{
+	uint32_t i, hits = 0;
+	void *data;
+
+	RTE_SET_USED(acc);
+	for (i = 0; i < BENCH_BURST; i++)
+		hits += rte_hash_lookup_data(h, &keys[i], &data) >= 0;
+	return hits;
+}
+
+static uint32_t
+hash_lookup_bulk_bare(const struct bench_key *keys, uint64_t *acc)
+{
+	const void *kp[BENCH_BURST];
+	void *data[BENCH_BURST];
+	uint64_t mask = 0;
+	uint32_t i;
+	int hits;
+
+	RTE_SET_USED(acc);
+	for (i = 0; i < BENCH_BURST; i++)
+		kp[i] = &keys[i];
+	hits = rte_hash_lookup_bulk_data(h, kp, BENCH_BURST, &mask, data);
+	return hits > 0 ? (uint32_t)hits : 0;
+}
+
+static int
+hash_churn_op(void *obj, int insert)
+{
+	struct hash_flow *f = obj;
+	int rc;
+
+	if (insert)
+		return rte_hash_add_key_data(h, &f->key, f);
+	rc = rte_hash_del_key(h, &f->key);
+	return rc < 0 ? rc : 0;
+}
+
 static void
 hash_quiescent(void)
 {
@@ -190,8 +233,11 @@ const struct bench_peer bench_peer_hash = {
 		"(defer queue); entries = 1.125 n; rte_hash_crc (DPDK's default on x86, as l3fwd uses); "
 		"data = pointer to a separate 24 B flow {16 B key, 8 B payload} that every "
 		"lookup dereferences (a flow lookup needs the flow); single = "
-		"rte_hash_lookup_data, bulk = rte_hash_lookup_bulk_data of 32 keys",
+		"rte_hash_lookup_data, bulk = rte_hash_lookup_bulk_data of 32 keys; "
+		"single_bare / bulk32_bare: the same calls, the flow not read, as DPDK's "
+		"hash_perf_autotest runs them",
 	.obj_size = sizeof(struct hash_flow),
+	.key_offset = offsetof(struct hash_flow, key),
 	.init = hash_init,
 	.fini = hash_fini,
 	.objs_prepare = hash_objs_prepare,
@@ -200,8 +246,13 @@ const struct bench_peer bench_peer_hash = {
 	.insert = hash_insert,
 	.settle = hash_settle,
 	.remove = hash_remove,
-	.lookup = hash_lookup,
-	.lookup_bulk = hash_lookup_bulk,
+	.lookup = {
+		[BENCH_SINGLE] = hash_lookup,
+		[BENCH_BULK] = hash_lookup_bulk,
+		[BENCH_SINGLE_BARE] = hash_lookup_bare,
+		[BENCH_BULK_BARE] = hash_lookup_bulk_bare,
+	},
+	.churn_op = hash_churn_op,
 	.quiescent = hash_quiescent,
 	.table_bytes = hash_table_bytes,
 	.destroy = hash_destroy,

@@ -42,6 +42,16 @@ enum bench_stream {
 	BENCH_STREAM_MAX
 };
 
+/** How a lookup case calls the table. */
+enum bench_lookup_mode {
+	BENCH_SINGLE = 0,  /**< One key at a time; a field of each flow found is read. */
+	BENCH_BULK,        /**< BENCH_BURST keys per call; a field of each flow found is read. */
+	BENCH_SINGLE_BARE, /**< As BENCH_SINGLE, the flow not read (rte_hash's own perf test). */
+	BENCH_BULK_BARE,   /**< As BENCH_BULK, the flow not read (rte_hash's own perf test). */
+	BENCH_SINGLE_CALL, /**< rte_rhashtable_lookup(), the out-of-line function. */
+	BENCH_LOOKUP_MODE_MAX
+};
+
 /** How an insert benchmark sizes the table. */
 enum bench_sizing {
 	BENCH_PRESIZED = 0,  /**< Room for every key before the first insert. */
@@ -101,8 +111,14 @@ const char *bench_sys_name(enum bench_sys sys);
 /** One line describing how the system is set up (hash, modes, what a lookup reads). */
 const char *bench_sys_note(enum bench_sys sys);
 
-/** Non-zero if the system has a bulk lookup. */
-int bench_sys_has_bulk(enum bench_sys sys);
+/** Non-zero if the system has lookup mode m. */
+int bench_sys_has_mode(enum bench_sys sys, enum bench_lookup_mode m);
+
+/** Short name of a lookup mode, as used in benchmark names ("bulk32"...). */
+const char *bench_mode_name(enum bench_lookup_mode m);
+
+/** Non-zero if the system can run the reader-with-writer case. */
+int bench_sys_has_churn(enum bench_sys sys);
 
 /** Non-zero if sizing is meaningful for the system (rte_hash cannot grow). */
 int bench_sys_has_sizing(enum bench_sys sys, enum bench_sizing z);
@@ -132,14 +148,39 @@ int bench_lookup_setup(enum bench_sys sys, uint32_t n, enum bench_stream k);
  * Run bursts bursts of BENCH_BURST lookups from the current stream, each
  * followed by a quiescent-state report, and read a field of every flow found.
  *
- * @param bulk
- *   0: single lookups; 1: one bulk lookup of BENCH_BURST keys per burst.
+ * @param mode
+ *   How the table is called (a mode the system has).
  * @param hits
  *   Output: lookups that found their key.
  * @return
  *   Lookups made.
  */
-uint64_t bench_lookup_run(enum bench_sys sys, int bulk, uint64_t bursts, uint64_t *hits);
+uint64_t bench_lookup_run(enum bench_sys sys, enum bench_lookup_mode mode, uint64_t bursts,
+			  uint64_t *hits);
+
+/** Outcome of a reader run, alone or beside a writer. */
+struct bench_contend_result {
+	uint64_t lookups;   /**< Lookups made by the reader. */
+	uint64_t hits;      /**< Of which found (all keys are present ones). */
+	double seconds;     /**< Reader time. */
+	double cpu_seconds; /**< CPU time of the reader thread in that time. */
+	uint64_t writes;    /**< Inserts plus removes made by the writer. */
+	double write_seconds; /**< Writer time. */
+};
+
+/**
+ * Lookups of present keys (hit_uniform stream) on the main lcore for about
+ * seconds, on the full table of n entries built by bench_lookup_setup(),
+ * with or without a writer on the first worker lcore that inserts and
+ * removes other keys at full speed (a window of 1024 of them present at a
+ * time, each object re-inserted as soon as it was removed). The writer's
+ * keys are gone again when it returns.
+ *
+ * @return
+ *   0, -ENOTSUP (no worker lcore, or sys has no writer) or a negative errno.
+ */
+int bench_contend_run(enum bench_sys sys, enum bench_lookup_mode mode, uint32_t n,
+		      int writer, double seconds, struct bench_contend_result *r);
 
 /**
  * Create an empty table for n entries (untimed part of an insert benchmark).
