@@ -34,6 +34,9 @@ fail() {
 }
 
 # Link the first missing component of host directory $1 into the destdir.
+# When the whole directory is there already (the install put a file below
+# it, e.g. the shared PMD into a DPDK's lib/dpdk/pmds-XX), link the host
+# directory's entries that it lacks.
 overlay_host_dir() {
 	path=
 	for comp in $(echo "$1" | tr '/' ' '); do
@@ -43,6 +46,10 @@ overlay_host_dir() {
 			ln -s "$path" "$dest$path"
 			return 0
 		fi
+	done
+	[ -d "$path" ] && [ ! -L "$dest$path" ] || return 0
+	for f in "$path"/*; do
+		[ -e "$dest$path/${f##*/}" ] || ln -s "$f" "$dest$path/"
 	done
 }
 
