@@ -22,7 +22,7 @@ import tempfile
 
 PREFIX = re.compile(r'^(rte_|__rte_)')
 # what sanitizers and coverage add to instrumented builds (-Db_sanitize)
-TOOLING = re.compile(r'^(__odr_asan_gen_|__asan_|__sancov_|__ubsan_|__tsan_|__llvm_)')
+TOOLING = re.compile(r'^(__odr_asan_gen_|__odr_asan\.|__asan_|__sancov_|__ubsan_|__tsan_|__llvm_)')
 
 
 def nm(args, path):
