@@ -101,7 +101,7 @@ reinsert_setup(void)
 		if (s.ntables == 2)
 			return TEST_SUCCESS;
 	}
-	RHT_TEST_FAIL_MSG("no emergency growth after %u inserts", i);
+	printf("no emergency growth after %u inserts\n", i);
 	return TEST_FAILED;
 }
 
