@@ -38,7 +38,7 @@ static void
 handoff(void)
 {
 	int self = handoff_self;
-	uint32_t gen = (rte_atomic_fetch_add_explicit(&handoff_gen, 1, rte_memory_order_seq_cst) + 1);
+	uint32_t gen = rte_atomic_fetch_add_explicit(&handoff_gen, 1, rte_memory_order_seq_cst) + 1;
 
 	rte_atomic_store_explicit(&inside_gen[self], gen, rte_memory_order_seq_cst);
 	while (rte_atomic_load_explicit(&inside_gen[1 - self], rte_memory_order_seq_cst) <= gen &&

@@ -14,7 +14,7 @@
 #include <rte_version.h>
 #include <rte_telemetry.h>
 
-#if RTE_VERSION < RTE_VERSION_NUM(23, 3, 0, 0)
+#if RTE_VERSION_NUM(23, 3, 0, 0) > RTE_VERSION
 /* 23.03 renamed the u64 telemetry adders (24.11 removed the old names). */
 #define rte_tel_data_add_dict_uint rte_tel_data_add_dict_u64
 #define rte_tel_data_add_array_uint rte_tel_data_add_array_u64

@@ -132,7 +132,8 @@ static __rte_always_inline struct rte_rhash_head *
 lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire);
+	const struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl,
+			rte_memory_order_acquire);
 	uint64_t hash = hash_k(ht, tbl, key, key_len, fast);
 	struct rte_rhash_head *he;
 
@@ -307,7 +308,8 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 	      uint64_t *hit_mask, void *objs[], uint32_t key_len, bool fast)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire);
+	const struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl,
+			rte_memory_order_acquire);
 	uint64_t todo = n == 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
 	uint64_t hits = 0, probed = 0, in_next, m;
 

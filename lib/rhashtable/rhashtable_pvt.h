@@ -149,8 +149,10 @@ struct rte_rhltable {
 static inline void
 rht_link_set(struct rte_rhash_head **pprev, struct rte_rhash_head *p)
 {
-	rte_atomic_store_explicit(pprev, __rte_rht_bucket_word(p, __rte_rht_bucket_bloom(*pprev),
-						__rte_rht_bucket_len(*pprev)), rte_memory_order_release);
+	rte_atomic_store_explicit(pprev,
+		__rte_rht_bucket_word(p, __rte_rht_bucket_bloom(*pprev),
+				      __rte_rht_bucket_len(*pprev)),
+		rte_memory_order_release);
 }
 
 /* Objects must sit below 2^48, 8-byte aligned, for bucket words to carry

@@ -60,8 +60,9 @@ move_last_object(struct rte_rhashtable *ht, struct __rte_rht_table *old,
 	rte_atomic_store_explicit(&he->next, __rte_rht_ptr(*nbkt), rte_memory_order_release);
 	/* release: pairs with readers' acquire of the new bucket word */
 	rte_atomic_store_explicit(nbkt,
-		__rte_rht_bucket_word(he, __rte_rht_bucket_bloom(*nbkt) | __rte_rht_bloom_bits(hash),
-				__rte_rht_bucket_len(*nbkt) + 1),
+		__rte_rht_bucket_word(he,
+			__rte_rht_bucket_bloom(*nbkt) | __rte_rht_bloom_bits(hash),
+			__rte_rht_bucket_len(*nbkt) + 1),
 		rte_memory_order_release);
 	rte_spinlock_unlock(nlock);
 	/* release: a reader that no longer sees he in the old chain will see
@@ -103,7 +104,8 @@ rht_writers_drain(struct rte_rhashtable *ht)
 	/* release: a writer without an lcore id that reads the new phase
 	 * (acquire) sees the table change made before this call
 	 */
-	uint32_t phase = rte_atomic_fetch_add_explicit(&ht->anon_phase, 1, rte_memory_order_release);
+	uint32_t phase = rte_atomic_fetch_add_explicit(&ht->anon_phase, 1,
+						       rte_memory_order_release);
 
 	/* seq_cst: pairs with the fences in rht_writer_enter() and
 	 * rht_anon_writer_enter()
@@ -120,7 +122,8 @@ rht_writers_drain(struct rte_rhashtable *ht)
 			rte_pause();
 	}
 	/* only those of the phase that ends; acquire: as above */
-	while (rte_atomic_load_explicit(&ht->anon_writers[phase & 1], rte_memory_order_acquire) != 0)
+	while (rte_atomic_load_explicit(&ht->anon_writers[phase & 1],
+					rte_memory_order_acquire) != 0)
 		rte_pause();
 }
 
@@ -131,7 +134,8 @@ drop_first_table(struct rte_rhashtable *ht, struct __rte_rht_table *old)
 	/* acquire: pairs with __rte_rht_table_attach(), which may have run in an
 	 * inserting thread (emergency growth)
 	 */
-	struct __rte_rht_table *next = rte_atomic_load_explicit(&old->future_tbl, rte_memory_order_acquire);
+	struct __rte_rht_table *next = rte_atomic_load_explicit(&old->future_tbl,
+			rte_memory_order_acquire);
 
 	/* release: pairs with the acquire of ht->core.tbl by readers and writers */
 	rte_atomic_store_explicit(&ht->core.tbl, next, rte_memory_order_release);
@@ -305,7 +309,8 @@ worker_step(struct rte_rhashtable *ht, uint32_t budget)
 	int ret;
 
 	/* only the worker changes ht->core.tbl, and it holds the lock. relaxed:
-	 * an insert's emergency growth may set future_tbl concurrently (CAS);
+	 * an insert's emergency growth may set future_tbl concurrently
+	 * (compare-and-swap);
 	 * the moves read it again with acquire (rht_last_table()).
 	 */
 	if (rte_atomic_load_explicit(&ht->core.tbl->future_tbl, rte_memory_order_relaxed) != NULL)
@@ -360,7 +365,8 @@ rte_rhashtable_rehash_lock(struct rte_rhashtable *ht)
 	rte_spinlock_lock(&ht->rehash_lock);
 	/* finish the rehash under way: objects then stay where they are */
 	/* relaxed: as in worker_step() */
-	while (rte_atomic_load_explicit(&ht->core.tbl->future_tbl, rte_memory_order_relaxed) != NULL)
+	while (rte_atomic_load_explicit(&ht->core.tbl->future_tbl,
+					rte_memory_order_relaxed) != NULL)
 		rehash_some(ht, UINT32_MAX);
 }
 
@@ -413,7 +419,8 @@ worker_stalled(struct rte_rhashtable *ht)
 	RHT_LOG(WARNING, "%s: %u bucket tables chained and the rehash worker has not "
 		"started on the first: is service %s%s mapped to a running service lcore? "
 		"(or call rte_rhashtable_rehash_run())", ht->name,
-		rte_atomic_load_explicit(&ht->ntables, rte_memory_order_relaxed), RHT_SERVICE_PREFIX, ht->name);
+		rte_atomic_load_explicit(&ht->ntables, rte_memory_order_relaxed),
+		RHT_SERVICE_PREFIX, ht->name);
 }
 
 /*
@@ -424,7 +431,8 @@ worker_stalled(struct rte_rhashtable *ht)
 int
 __rte_rht_emergency_table(struct rte_rhashtable *ht, struct __rte_rht_table *tbl)
 {
-	struct __rte_rht_table *first = rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire);
+	struct __rte_rht_table *first = rte_atomic_load_explicit(&ht->core.tbl,
+			rte_memory_order_acquire);
 	struct __rte_rht_table *next;
 	uint32_t size = tbl->size;
 	int ret;
@@ -449,7 +457,8 @@ __rte_rht_emergency_table(struct rte_rhashtable *ht, struct __rte_rht_table *tbl
 	/* relaxed: a hint; the worker publishes its progress every
 	 * RHT_EMPTIED_STEP buckets, long before inserts fill another table
 	 */
-	if (first != tbl && rte_atomic_load_explicit(&first->emptied, rte_memory_order_relaxed) == 0)
+	if (first != tbl &&
+	    rte_atomic_load_explicit(&first->emptied, rte_memory_order_relaxed) == 0)
 		worker_stalled(ht);
 	return 0;
 fail:

@@ -120,7 +120,8 @@ static int
 try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire);
+	struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl,
+			rte_memory_order_acquire);
 	const void *obj = rht_obj(ht, c->obj);
 
 	/* without a key check, older tables have nothing to tell */
@@ -271,7 +272,8 @@ visit_obj_buckets(struct rte_rhashtable *ht, const void *obj, bucket_visit_t fn,
 {
 	uint32_t *seq = rht_writer_enter(ht);
 	/* acquire: pairs with the release that publishes a new first table */
-	struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire);
+	struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl,
+			rte_memory_order_acquire);
 	int ret = 0;
 
 	while (tbl != NULL && ret == 0) {

@@ -281,7 +281,8 @@ __rte_rht_lookup_common(const struct __rte_rht_core *c, const void *key, uint32_
 			bool *slow)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	const struct __rte_rht_table *tbl = rte_atomic_load_explicit(&c->tbl, rte_memory_order_acquire);
+	const struct __rte_rht_table *tbl = rte_atomic_load_explicit(&c->tbl,
+			rte_memory_order_acquire);
 	struct rte_rhash_head **bkt, *word, *he;
 	uint64_t hash;
 
