@@ -14,11 +14,11 @@
  * call inside their write calls before they take a bucket lock.
  */
 
-#include <pthread.h>
 #include <stdbool.h>
 
 #include <rte_cycles.h>
 #include <rte_pause.h>
+#include <rte_thread.h>
 
 #include "test_rhashtable_util.h"
 
@@ -73,7 +73,7 @@ struct handoff_writer {
 };
 
 /* Insert and remove one object (of a bucket of its own) until told to stop. */
-static void *
+static uint32_t
 handoff_writer_main(void *arg)
 {
 	struct handoff_writer *w = arg;
@@ -87,7 +87,7 @@ handoff_writer_main(void *arg)
 		}
 	}
 	handoff_self = -1;
-	return NULL;
+	return 0;
 }
 
 static int
@@ -98,7 +98,7 @@ test_anon_writers_handoff(void)
 	struct rte_rhashtable_stats s;
 	struct rte_rhashtable *ht;
 	struct test_obj *objs;
-	pthread_t tid[2];
+	rte_thread_t tid[2];
 	uint64_t start, took;
 	bool stopped_first;
 	int i, ret;
@@ -115,8 +115,9 @@ test_anon_writers_handoff(void)
 	inside_gen[0] = inside_gen[1] = 0;
 	for (i = 0; i < 2; i++) {
 		w[i] = (struct handoff_writer){ .ht = ht, .obj = &objs[i], .self = i };
-		ret = pthread_create(&tid[i], NULL, handoff_writer_main, &w[i]);
-		TEST_ASSERT_SUCCESS(ret, "pthread_create");
+		/* threads of no lcore: their writes count as anonymous */
+		ret = rte_thread_create(&tid[i], NULL, handoff_writer_main, &w[i]);
+		TEST_ASSERT_SUCCESS(ret, "rte_thread_create");
 	}
 	/* wait until the handover runs: both threads entered at least once */
 	while (rte_atomic_load_explicit(&handoff_gen, rte_memory_order_seq_cst) < 4)
@@ -133,7 +134,7 @@ test_anon_writers_handoff(void)
 	took = rte_get_timer_cycles() - start;
 	stopped_first = rte_atomic_exchange_explicit(&handoff_stop, true, rte_memory_order_seq_cst);
 	for (i = 0; i < 2; i++)
-		pthread_join(tid[i], NULL);
+		rte_thread_join(tid[i], NULL);
 	TEST_ASSERT_SUCCESS(ret, "rehash_run");
 	TEST_ASSERT(!stopped_first, "the worker waited %u s, until the writers stopped",
 		    HANDOFF_SECONDS);

@@ -21,7 +21,6 @@
  */
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 
 #include <rte_cycles.h>
@@ -29,6 +28,7 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_pause.h>
+#include <rte_thread.h>
 
 #include "test.h"
 #include "test_rhashtable_stress.h"
@@ -396,7 +396,7 @@ struct as_anon {
 };
 
 /* A thread without an lcore id: insert and remove its objects, no pause. */
-static void *
+static uint32_t
 as_anon_writer(void *arg)
 {
 	struct as_anon *a = arg;
@@ -409,7 +409,7 @@ as_anon_writer(void *arg)
 			a->errors += rte_rhashtable_remove(as.ht, &a->objs[i]->node) != 0;
 		a->ops += 2 * AS_ANON_OBJS;
 	}
-	return NULL;
+	return 0;
 }
 
 /* Ask for re-seeds one after the other; count those the worker did not
@@ -445,7 +445,7 @@ test_audit_anon_writers(void)
 {
 	static struct as_anon anon[AS_ANON_THREADS];
 	struct rte_rhashtable_params p;
-	pthread_t tid[AS_ANON_THREADS];
+	rte_thread_t tid[AS_ANON_THREADS];
 	uint64_t late, done, ops = 0, errors = 0;
 	uint32_t i, j;
 	int ret;
@@ -467,11 +467,11 @@ test_audit_anon_writers(void)
 		return ret;
 	}
 	for (i = 0; i < AS_ANON_THREADS; i++)
-		TEST_ASSERT_SUCCESS(pthread_create(&tid[i], NULL, as_anon_writer, &anon[i]),
-				    "pthread_create");
+		TEST_ASSERT_SUCCESS(rte_thread_create(&tid[i], NULL, as_anon_writer, &anon[i]),
+				    "rte_thread_create");
 	late = as_reseed_loop(&done);
 	for (i = 0; i < AS_ANON_THREADS; i++) {
-		pthread_join(tid[i], NULL);
+		rte_thread_join(tid[i], NULL);
 		ops += anon[i].ops;
 		errors += anon[i].errors;
 		for (j = 0; j < AS_ANON_OBJS; j++)

@@ -289,7 +289,7 @@ tel_churn(void *arg)
 
 	RTE_SET_USED(arg);
 	test_params_init(&p, TEL_CHURN_NAME);
-	while (!__atomic_load_n(&tel_churn_stop, __ATOMIC_RELAXED)) {
+	while (!rte_atomic_load_explicit(&tel_churn_stop, rte_memory_order_relaxed)) {
 		ht = rte_rhashtable_create(&p);
 		if (ht == NULL)
 			return -1;
@@ -331,7 +331,7 @@ test_telemetry_vs_free(int fd)
 			break;
 		dicts++;
 	}
-	__atomic_store_n(&tel_churn_stop, true, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&tel_churn_stop, true, rte_memory_order_relaxed);
 	ret = rte_eal_wait_lcore(lcore);
 	printf("  telemetry vs free: %u dicts, %u nulls, %" PRIu64 " tables created and freed\n",
 	       dicts, nulls, tel_churn_cycles);

@@ -413,8 +413,8 @@ worker_stalled(struct rte_rhashtable *ht)
 	RHT_COUNT(ht, worker_stalls);
 	if (last != 0 && now - last < RHT_STALL_WARN_PERIOD * rte_get_timer_hz())
 		return;
-	if (!__atomic_compare_exchange_n(&ht->stall_warned_at, &last, now, false,
-					 rte_memory_order_relaxed, rte_memory_order_relaxed))
+	if (!rte_atomic_compare_exchange_strong_explicit(&ht->stall_warned_at, &last, now,
+			rte_memory_order_relaxed, rte_memory_order_relaxed))
 		return;
 	RHT_LOG(WARNING, "%s: %u bucket tables chained and the rehash worker has not "
 		"started on the first: is service %s%s mapped to a running service lcore? "

@@ -1033,13 +1033,6 @@ extern "C" {
  * @return
  *   The object, or NULL (not found, or bad argument with rte_errno EINVAL).
  */
-/*
- * rte_rhashtable_lookup() is experimental too: without ALLOW_EXPERIMENTAL_API
- * its deprecation warning would fire here, in every file that includes this
- * header, instead of at the caller's use of rte_rhashtable_lookup_fast().
- */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 __rte_experimental
 static __rte_always_inline void *
 rte_rhashtable_lookup_fast(const struct rte_rhashtable *ht, const void *key,
@@ -1069,7 +1062,6 @@ rte_rhashtable_lookup_fast(const struct rte_rhashtable *ht, const void *key,
 	return NULL;
 #endif
 }
-#pragma GCC diagnostic pop
 
 #ifdef __cplusplus
 }
