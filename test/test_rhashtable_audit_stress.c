@@ -147,6 +147,26 @@ as_totals(void)
 	return t;
 }
 
+/*
+ * Run the case's lcores to their deadline and collect their counters and
+ * the table's; when the lcores cannot be had, clean up and return why.
+ */
+static int
+as_run(lcore_function_t *writer, lcore_function_t *reader, struct stress_totals *t,
+       struct rte_rhashtable_stats *s)
+{
+	int ret = as_launch(writer, reader);
+
+	if (ret != TEST_SUCCESS) {
+		as_cleanup();
+		return ret;
+	}
+	rte_eal_mp_wait_lcore();
+	*t = as_totals();
+	rte_rhashtable_stats_get(as.ht, s);
+	return TEST_SUCCESS;
+}
+
 /* ---- reinsert ---- */
 
 static void
@@ -283,14 +303,9 @@ test_audit_reinsert(void)
 		TEST_ASSERT_NOT_NULL(as.moving[i], "no memory");
 		TEST_ASSERT_SUCCESS(rte_rhashtable_insert(as.ht, &as.moving[i]->node), "insert");
 	}
-	ret = as_launch(as_reinsert_writer, as_reinsert_reader);
-	if (ret != TEST_SUCCESS) {
-		as_cleanup();
+	ret = as_run(as_reinsert_writer, as_reinsert_reader, &t, &s);
+	if (ret != TEST_SUCCESS)
 		return ret;
-	}
-	rte_eal_mp_wait_lcore();
-	t = as_totals();
-	rte_rhashtable_stats_get(as.ht, &s);
 	printf("reinsert: %" PRIu64 " lookups, %" PRIu64 " misses, %" PRIu64 " bad, %"
 	       PRIu64 " re-inserts, %" PRIu64 " re-seeds, %" PRIu64 " walks (%" PRIu64
 	       " cut by re-seeds)\n", t.lookups, t.misses, t.bad_objs, t.ops, s.reseeds,
@@ -369,14 +384,9 @@ test_audit_live_hash(void)
 	/* SYNC: no thread reads, so a removed object is freed at once */
 	ret = as_table_create(&p, RTE_RHASHTABLE_QSBR_MODE_SYNC, true);
 	TEST_ASSERT_SUCCESS(ret, "table");
-	ret = as_launch(as_live_writer, NULL);
-	if (ret != TEST_SUCCESS) {
-		as_cleanup();
+	ret = as_run(as_live_writer, NULL, &t, &s);
+	if (ret != TEST_SUCCESS)
 		return ret;
-	}
-	rte_eal_mp_wait_lcore();
-	t = as_totals();
-	rte_rhashtable_stats_get(as.ht, &s);
 	dead = rte_atomic_load_explicit(&as.dead_hashed, rte_memory_order_relaxed);
 	printf("live_hash: %" PRIu64 " writes, %" PRIu64 " re-seeds, %" PRIu64
 	       " objects moved, %" PRIu64 " freed objects hashed\n", t.ops, s.reseeds,
