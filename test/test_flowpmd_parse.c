@@ -195,7 +195,7 @@ key6(uint8_t proto, uint16_t sport, uint16_t dport)
  */
 static int
 check(const struct tframe *f, uint32_t len, int fam, unsigned int vlans,
-      const struct flow_key4 *e4, const struct flow_key6 *e6)
+	const struct flow_key4 *e4, const struct flow_key6 *e6)
 {
 	static uint8_t shifted[TF_MAX + 1];
 	struct flow_key4 k4;

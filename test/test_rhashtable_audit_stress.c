@@ -153,7 +153,7 @@ as_totals(void)
  */
 static int
 as_run(lcore_function_t *writer, lcore_function_t *reader, struct stress_totals *t,
-       struct rte_rhashtable_stats *s)
+	struct rte_rhashtable_stats *s)
 {
 	int ret = as_launch(writer, reader);
 
