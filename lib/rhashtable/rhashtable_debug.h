@@ -7,8 +7,9 @@
 
 /**
  * @file
- * Test-only hooks of librte_rhashtable (internal API, not installed).
- * The shared library does not export them (version.map): callers link
+ * Internal API of librte_rhashtable shared with its autotests (not
+ * installed): the fields of the statistics, and test-only hooks. The shared
+ * library does not export the hooks (version.map): callers link
  * librte_rhashtable.a and build with -DALLOW_INTERNAL_API.
  */
 
@@ -16,6 +17,67 @@
 #include <stdint.h>
 
 #include <rte_compat.h>
+
+#include "rte_rhashtable.h"
+
+/** Type of a field of struct rte_rhashtable_stats. */
+enum rht_stat_kind {
+	RHT_STAT_COUNTER, /**< uint64_t, the table's counter of that name (ht->ctr). */
+	RHT_STAT_U64,     /**< Other uint64_t. */
+	RHT_STAT_U32,     /**< uint32_t. */
+	RHT_STAT_INT,     /**< int. */
+};
+
+/** A field of struct rte_rhashtable_stats: its name (and telemetry key). */
+struct rht_stat_field {
+	const char *name;        /**< Name. */
+	size_t offset;           /**< offsetof() in struct rte_rhashtable_stats. */
+	enum rht_stat_kind kind; /**< Type. */
+};
+
+#define RHT_STAT(field, kind) { #field, offsetof(struct rte_rhashtable_stats, field), kind }
+
+/**
+ * Every field of struct rte_rhashtable_stats, in its order: the one list
+ * that rte_rhashtable_stats_get(), the telemetry command /rhashtable/info
+ * and the autotests go through.
+ */
+static const struct rht_stat_field rht_stat_fields[] = {
+	RHT_STAT(nelems, RHT_STAT_U64),
+	RHT_STAT(nobjs, RHT_STAT_U64),
+	RHT_STAT(buckets, RHT_STAT_U32),
+	RHT_STAT(ntables, RHT_STAT_U32),
+	RHT_STAT(grows, RHT_STAT_COUNTER),
+	RHT_STAT(shrinks, RHT_STAT_COUNTER),
+	RHT_STAT(reseeds, RHT_STAT_COUNTER),
+	RHT_STAT(emergency_allocs, RHT_STAT_COUNTER),
+	RHT_STAT(rehashes_done, RHT_STAT_COUNTER),
+	RHT_STAT(objs_moved, RHT_STAT_COUNTER),
+	RHT_STAT(tables_freed, RHT_STAT_COUNTER),
+	RHT_STAT(objs_freed, RHT_STAT_COUNTER),
+	RHT_STAT(alloc_failures, RHT_STAT_COUNTER),
+	RHT_STAT(nested_tables, RHT_STAT_COUNTER),
+	RHT_STAT(refused_eexist, RHT_STAT_COUNTER),
+	RHT_STAT(refused_enomem, RHT_STAT_COUNTER),
+	RHT_STAT(refused_ebusy, RHT_STAT_COUNTER),
+	RHT_STAT(refused_e2big, RHT_STAT_COUNTER),
+	RHT_STAT(worker_stalls, RHT_STAT_COUNTER),
+	RHT_STAT(bytes, RHT_STAT_U64),
+	RHT_STAT(reclaim_pending, RHT_STAT_U32),
+	RHT_STAT(socket_id, RHT_STAT_INT),
+	RHT_STAT(numa_node, RHT_STAT_INT),
+};
+
+/** The value of field f in s, widened to 64 bits (an int sign-extended). */
+static inline uint64_t
+rht_stat_value(const struct rte_rhashtable_stats *s, const struct rht_stat_field *f)
+{
+	const void *p = (const char *)s + f->offset;
+
+	if (f->kind == RHT_STAT_INT)
+		return (uint64_t)(int64_t)*(const int *)p;
+	return f->kind == RHT_STAT_U32 ? *(const uint32_t *)p : *(const uint64_t *)p;
+}
 
 /** Fault injection for bucket-table allocations (all tables of the process). */
 struct rhashtable_fault {

@@ -36,25 +36,6 @@ extern int rte_rhashtable_logtype;
 /* Buckets emptied by the worker between two updates of __rte_rht_table.emptied. */
 #define RHT_EMPTIED_STEP 256
 
-/* Statistics counters, updated with relaxed atomics by any writer. */
-struct rht_counters {
-	uint64_t grows;
-	uint64_t shrinks;
-	uint64_t reseeds;
-	uint64_t emergency_allocs;
-	uint64_t rehashes_done;
-	uint64_t objs_moved;
-	uint64_t tables_freed;
-	uint64_t objs_freed;
-	uint64_t alloc_failures;
-	uint64_t nested_tables;
-	uint64_t refused_eexist;
-	uint64_t refused_enomem;
-	uint64_t refused_ebusy;
-	uint64_t refused_e2big;
-	uint64_t worker_stalls;
-};
-
 /* A retired pointer waiting for its grace period outside the defer queue. */
 struct rht_overflow_entry {
 	void *ptr;
@@ -121,7 +102,8 @@ struct rte_rhashtable {
 	rte_spinlock_t walk_lock;   /* walker lists and table retirement */
 	uint32_t service_id;
 	struct rht_rcu rcu;
-	struct rht_counters ctr;
+	/* counters (RHT_STAT_COUNTER in rhashtable_debug.h; other fields unused) */
+	struct rte_rhashtable_stats ctr;
 	/* Writers on threads without an lcore id, counted in two phases so
 	 * that the worker waits only for those that entered before it asked
 	 * (rht_writers_drain() flips anon_phase): a single count of a busy

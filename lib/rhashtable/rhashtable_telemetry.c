@@ -13,6 +13,7 @@
 #include <rte_telemetry.h>
 
 #include "rhashtable_compat.h"
+#include "rhashtable_debug.h"
 #include "rhashtable_pvt.h"
 
 static void
@@ -30,37 +31,22 @@ telemetry_list(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
-#define ADD_U64(d, s, field) rte_tel_data_add_dict_uint(d, #field, (s)->field)
-
 static void
 add_stats(struct rte_tel_data *d, const struct rte_rhashtable *ht,
 	  const struct rte_rhashtable_stats *s)
 {
+	const struct rht_stat_field *f;
+	unsigned int i;
+
 	rte_tel_data_add_dict_string(d, "name", ht->name);
 	rte_tel_data_add_dict_string(d, "type", ht->rhlist ? "rhltable" : "rhashtable");
-	ADD_U64(d, s, nelems);
-	ADD_U64(d, s, nobjs);
-	ADD_U64(d, s, buckets);
-	ADD_U64(d, s, ntables);
-	ADD_U64(d, s, grows);
-	ADD_U64(d, s, shrinks);
-	ADD_U64(d, s, reseeds);
-	ADD_U64(d, s, emergency_allocs);
-	ADD_U64(d, s, rehashes_done);
-	ADD_U64(d, s, objs_moved);
-	ADD_U64(d, s, tables_freed);
-	ADD_U64(d, s, objs_freed);
-	ADD_U64(d, s, alloc_failures);
-	ADD_U64(d, s, nested_tables);
-	ADD_U64(d, s, refused_eexist);
-	ADD_U64(d, s, refused_enomem);
-	ADD_U64(d, s, refused_ebusy);
-	ADD_U64(d, s, refused_e2big);
-	ADD_U64(d, s, worker_stalls);
-	ADD_U64(d, s, bytes);
-	ADD_U64(d, s, reclaim_pending);
-	rte_tel_data_add_dict_int(d, "socket_id", s->socket_id);
-	rte_tel_data_add_dict_int(d, "numa_node", s->numa_node);
+	for (i = 0; i < RTE_DIM(rht_stat_fields); i++) {
+		f = &rht_stat_fields[i];
+		if (f->kind == RHT_STAT_INT)
+			rte_tel_data_add_dict_int(d, f->name, (int)rht_stat_value(s, f));
+		else
+			rte_tel_data_add_dict_uint(d, f->name, rht_stat_value(s, f));
+	}
 	rte_tel_data_add_dict_uint(d, "key_len", ht->core.key_len);
 	rte_tel_data_add_dict_uint(d, "max_size", ht->max_size);
 	rte_tel_data_add_dict_uint(d, "min_size", ht->min_size);

@@ -20,6 +20,7 @@
 #include <rte_memory.h>
 #include <rte_tailq.h>
 
+#include "rhashtable_debug.h"
 #include "rhashtable_pvt.h"
 
 RTE_LOG_REGISTER_DEFAULT(rte_rhashtable_logtype, INFO);
@@ -385,36 +386,29 @@ rte_rhashtable_count(const struct rte_rhashtable *ht)
 	return rht_nelems(ht);
 }
 
-#define CTR(ht, field) rte_atomic_load_explicit(&(ht)->ctr.field, rte_memory_order_relaxed)
-
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_stats_get, 26.03)
 int
 rte_rhashtable_stats_get(const struct rte_rhashtable *ht, struct rte_rhashtable_stats *s)
 {
+	const struct rht_stat_field *f;
+	unsigned int i;
+
 	if (ht == NULL || s == NULL) {
 		RHT_LOG(ERR, "NULL %s", ht == NULL ? "table" : "stats");
 		return -EINVAL;
 	}
 	memset(s, 0, sizeof(*s));
+	for (i = 0; i < RTE_DIM(rht_stat_fields); i++) {
+		f = &rht_stat_fields[i];
+		if (f->kind == RHT_STAT_COUNTER)
+			*(uint64_t *)RTE_PTR_ADD(s, f->offset) = rte_atomic_load_explicit(
+				(const uint64_t *)RTE_PTR_ADD(&ht->ctr, f->offset),
+				rte_memory_order_relaxed);
+	}
 	s->nelems = rht_nelems(ht);
 	s->nobjs = rte_rhashtable_count(ht);
 	s->buckets = rte_atomic_load_explicit(&ht->last_size, rte_memory_order_relaxed);
 	s->ntables = rte_atomic_load_explicit(&ht->ntables, rte_memory_order_relaxed);
-	s->grows = CTR(ht, grows);
-	s->shrinks = CTR(ht, shrinks);
-	s->reseeds = CTR(ht, reseeds);
-	s->emergency_allocs = CTR(ht, emergency_allocs);
-	s->rehashes_done = CTR(ht, rehashes_done);
-	s->objs_moved = CTR(ht, objs_moved);
-	s->tables_freed = CTR(ht, tables_freed);
-	s->objs_freed = CTR(ht, objs_freed);
-	s->alloc_failures = CTR(ht, alloc_failures);
-	s->nested_tables = CTR(ht, nested_tables);
-	s->refused_eexist = CTR(ht, refused_eexist);
-	s->refused_enomem = CTR(ht, refused_enomem);
-	s->refused_ebusy = CTR(ht, refused_ebusy);
-	s->refused_e2big = CTR(ht, refused_e2big);
-	s->worker_stalls = CTR(ht, worker_stalls);
 	s->bytes = rte_atomic_load_explicit(&ht->bytes, rte_memory_order_relaxed);
 	s->reclaim_pending = __rte_rht_rcu_pending(ht);
 	s->socket_id = ht->socket_id;
