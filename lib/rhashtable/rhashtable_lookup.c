@@ -29,9 +29,9 @@
  * moves (re-seeds) can make it walk its chain again and again.
  *
  * The functions below are written once and inlined with a constant key
- * length for the common key sizes (as the kernel's _fast variants inline
- * constant parameters): the hash and the compare then compile to a few
- * instructions.
+ * length for the common key sizes of RHT_FAST_KEY_LEN_SELECT() (as the
+ * kernel's _fast variants inline constant parameters): the hash and the
+ * compare then compile to a few instructions.
  */
 
 #include <errno.h>
@@ -388,98 +388,53 @@ rte_rhashtable_prefetch_bulk(const struct rte_rhashtable *ht, const void **keys,
 			RTE_RHASHTABLE_PREFETCH_DEPTH_MAX);
 		return -EINVAL;
 	}
-	switch (ht->core.fast_key_len) {
-	case 4:
-		prefetch_k(ht, keys, num_keys, depth, 4, true);
-		break;
-	case 8:
-		prefetch_k(ht, keys, num_keys, depth, 8, true);
-		break;
-	case 13:
-		prefetch_k(ht, keys, num_keys, depth, 13, true);
-		break;
-	case 16:
-		prefetch_k(ht, keys, num_keys, depth, 16, true);
-		break;
-	case 32:
-		prefetch_k(ht, keys, num_keys, depth, 32, true);
-		break;
-	case 40:
-		prefetch_k(ht, keys, num_keys, depth, 40, true);
-		break;
-	case 64:
-		prefetch_k(ht, keys, num_keys, depth, 64, true);
-		break;
-	default:
-		prefetch_k(ht, keys, num_keys, depth, 0, false);
-		break;
-	}
+#define PREFETCH(len, fast) prefetch_k(ht, keys, num_keys, depth, len, fast)
+	RHT_FAST_KEY_LEN_SELECT(ht->core.fast_key_len, PREFETCH);
+#undef PREFETCH
 	return 0;
 }
 
-/* Any table, any key: the whole algorithm, restarts and rehashes included. */
+/*
+ * The whole algorithm, restarts and rehashes included, specialised for the
+ * table's key length: out of line, so that the common case below has few
+ * registers to save.
+ */
 static __rte_noinline struct rte_rhash_head *
-lookup_any(const struct rte_rhashtable *ht, const void *key)
+lookup_full(const struct rte_rhashtable *ht, const void *key)
 {
-	return lookup_k(ht, key, 0, false);
+#define LOOKUP_FULL(len, fast) lookup_k(ht, key, len, fast)
+	return RHT_FAST_KEY_LEN_SELECT(ht->core.fast_key_len, LOOKUP_FULL);
+#undef LOOKUP_FULL
 }
 
 /*
- * A specialised lookup: the common case (__rte_rht_lookup_common(), which
- * rte_rhashtable_lookup_fast() inlines too), and full(), the whole
- * algorithm specialised for the same length, when a rehash is under way or
- * a concurrent move carried the walk into another chain. Keeping full() out
- * of line leaves the fast path with few registers to save.
+ * The common case of a specialised lookup (__rte_rht_lookup_common(), which
+ * rte_rhashtable_lookup_fast() inlines too); *slow when the answer needs
+ * lookup_full(): a rehash under way, a concurrent move that carried the
+ * walk into another chain, or a table without a specialised length.
  */
 static __rte_always_inline struct rte_rhash_head *
-lookup_fast_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len,
-	      struct rte_rhash_head *(*full)(const struct rte_rhashtable *, const void *))
+lookup_common_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, bool fast,
+		bool *slow)
 {
-	bool slow = false;
-	struct rte_rhash_head *he =
-		__rte_rht_lookup_common(&ht->core, key, key_len, &slow);
-
-	return unlikely(slow) ? full(ht, key) : he;
+	if (!fast) {
+		*slow = true;
+		return NULL;
+	}
+	return __rte_rht_lookup_common(&ht->core, key, key_len, slow);
 }
 
-/*
- * Two small functions per specialised key length: the common case, and the
- * whole algorithm out of line, so that a lookup runs the few instructions
- * of its own length and the dispatch below is a jump.
- */
-#define RHT_LOOKUP_FAST(len) \
-static __rte_noinline struct rte_rhash_head * \
-lookup_full_ ## len(const struct rte_rhashtable *ht, const void *key) \
-{ \
-	return lookup_k(ht, key, len, true); \
-} \
-static __rte_noinline struct rte_rhash_head * \
-lookup_ ## len(const struct rte_rhashtable *ht, const void *key) \
-{ \
-	return lookup_fast_k(ht, key, len, lookup_full_ ## len); \
-}
-
-RHT_LOOKUP_FAST(4)
-RHT_LOOKUP_FAST(8)
-RHT_LOOKUP_FAST(13)
-RHT_LOOKUP_FAST(16)
-RHT_LOOKUP_FAST(32)
-RHT_LOOKUP_FAST(40)
-RHT_LOOKUP_FAST(64)
-
-static __rte_always_inline struct rte_rhash_head *
+/* Each key length runs the few instructions of its own common case. */
+static __rte_noinline struct rte_rhash_head *
 lookup_head(const struct rte_rhashtable *ht, const void *key)
 {
-	switch (ht->core.fast_key_len) {
-	case 4: return lookup_4(ht, key);
-	case 8: return lookup_8(ht, key);
-	case 13: return lookup_13(ht, key);
-	case 16: return lookup_16(ht, key);
-	case 32: return lookup_32(ht, key);
-	case 40: return lookup_40(ht, key);
-	case 64: return lookup_64(ht, key);
-	default: return lookup_any(ht, key);
-	}
+	struct rte_rhash_head *he;
+	bool slow = false;
+
+#define LOOKUP_COMMON(len, fast) lookup_common_k(ht, key, len, fast, &slow)
+	he = RHT_FAST_KEY_LEN_SELECT(ht->core.fast_key_len, LOOKUP_COMMON);
+#undef LOOKUP_COMMON
+	return unlikely(slow) ? lookup_full(ht, key) : he;
 }
 
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_lookup, 26.03)
@@ -518,14 +473,7 @@ rte_rhashtable_lookup_bulk(const struct rte_rhashtable *ht, const void **keys,
 			RTE_RHASHTABLE_LOOKUP_BULK_MAX);
 		return -EINVAL;
 	}
-	switch (ht->core.fast_key_len) {
-	case 4: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 4, true);
-	case 8: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 8, true);
-	case 13: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 13, true);
-	case 16: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 16, true);
-	case 32: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 32, true);
-	case 40: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 40, true);
-	case 64: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 64, true);
-	default: return lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, 0, false);
-	}
+#define LOOKUP_BULK(len, fast) lookup_bulk_k(ht, keys, num_keys, hit_mask, objs, len, fast)
+	return RHT_FAST_KEY_LEN_SELECT(ht->core.fast_key_len, LOOKUP_BULK);
+#undef LOOKUP_BULK
 }

@@ -164,13 +164,26 @@ rht_obj_key(const struct rte_rhashtable *ht, const void *obj)
 	return (const char *)obj + ht->core.key_offset;
 }
 
-/* Keys of these lengths get lookups specialised for them (rhashtable_lookup.c). */
+/*
+ * The key lengths that lookups are specialised for, the one list of them:
+ * call(len, true), len the constant equal to key_len when key_len is one of
+ * them, else call(0, false). A table with the default hash and compare and
+ * one of these key lengths has it in core.fast_key_len, which
+ * rhashtable_lookup.c dispatches on (the compiler makes a switch of it).
+ */
+#define RHT_FAST_KEY_LEN_SELECT(key_len, call) \
+	((key_len) == 4 ? call(4, true) : (key_len) == 8 ? call(8, true) : \
+	 (key_len) == 13 ? call(13, true) : (key_len) == 16 ? call(16, true) : \
+	 (key_len) == 32 ? call(32, true) : (key_len) == 40 ? call(40, true) : \
+	 (key_len) == 64 ? call(64, true) : call(0, false))
+
+#define RHT_FAST(len, fast) (fast)
 static inline bool
-rht_key_len_fast(uint32_t len)
+rht_key_len_fast(uint32_t key_len)
 {
-	return len == 4 || len == 8 || len == 13 || len == 16 || len == 32 ||
-		len == 40 || len == 64;
+	return RHT_FAST_KEY_LEN_SELECT(key_len, RHT_FAST);
 }
+#undef RHT_FAST
 
 /*
  * Full hash of a key in a bucket table: the low 32 bits pick the bucket,

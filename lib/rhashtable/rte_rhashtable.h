@@ -1028,8 +1028,8 @@ extern "C" {
  * @param key
  *   The key, key_len bytes.
  * @param key_len
- *   A compile-time constant: the table's key_len (4, 8, 13, 16, 32, 40 or
- *   64 bytes get the inline path).
+ *   A compile-time constant: the table's key_len (the lengths listed by
+ *   RHT_FAST_KEY_LEN_SELECT() in rhashtable_pvt.h get the inline path).
  * @return
  *   The object, or NULL (not found, or bad argument with rte_errno EINVAL).
  */
