@@ -8,6 +8,11 @@
 /*
  * Private structures of librte_rhashtable and the helpers every .c file
  * shares: bucket addressing, nulls markers, hashing, bucket locks, log macro.
+ *
+ * The library follows the design of the Linux kernel's rhashtable that
+ * "the article" of the comments describes:
+ *   Neil Brown, "Rhashtables: under the hood", LWN.net, 2018,
+ *   https://lwn.net/Articles/751374/
  */
 
 #include <stdalign.h>

@@ -425,8 +425,8 @@ worker_stalled(struct rte_rhashtable *ht)
 
 /*
  * An insert found tbl (the newest table) over 100% load or with a full
- * chain: attach the next table itself, without blocking, as the article's
- * kernel does. 0 means "try the insert again".
+ * chain: attach the next table itself, without blocking, as the kernel
+ * of the article (rhashtable_pvt.h) does. 0 means "try the insert again".
  */
 int
 __rte_rht_emergency_table(struct rte_rhashtable *ht, struct __rte_rht_table *tbl)

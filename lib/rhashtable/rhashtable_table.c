@@ -4,8 +4,8 @@
 
 /*
  * Bucket table memory: one flat array when a large allocation succeeds,
- * otherwise a nested table of page-sized pieces, as the design article
- * describes for the kernel. Every bucket starts as its own nulls marker.
+ * otherwise a nested table of page-sized pieces, as the article
+ * (rhashtable_pvt.h) describes for the kernel. Every bucket starts as its own nulls marker.
  */
 
 #include <errno.h>
