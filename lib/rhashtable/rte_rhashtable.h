@@ -21,11 +21,19 @@
  *
  * The rehash worker is an rte_service ("rhashtable_<name>") that the
  * application maps to a service lcore, or runs itself through
- * rte_rhashtable_rehash_run(). Resizes are triggered at 70% load (grow, x2)
- * and 30% load (shrink, /2, with automatic_shrinking), the defaults of
- * config/ (rte_rhashtable_config.h). An insert that finds the table above
- * 100% load, or a chain of 16 objects, allocates the next bucket table itself.
- * Every new bucket table gets a new random hash seed.
+ * rte_rhashtable_rehash_run(). Resizes are triggered at RTE_RHT_GROW_PCT load
+ * (grow, x2) and RTE_RHT_SHRINK_PCT load (shrink, /2, with
+ * automatic_shrinking). An insert that finds the table above 100% load, or a
+ * chain of RTE_RHT_MAX_CHAIN_LEN objects, allocates the next bucket table
+ * itself. Every new bucket table gets a new random hash seed.
+ *
+ * Build-time settings, macros of rte_rhashtable_config.h that config/ makes
+ * of the options of meson_options.txt (defaults in brackets): loads in
+ * percent RTE_RHT_GROW_PCT (70) and RTE_RHT_SHRINK_PCT (30);
+ * RTE_RHT_MAX_CHAIN_LEN (16); buckets RTE_RHT_DEFAULT_SIZE (64, for
+ * nelem_hint 0) and RTE_RHT_MIN_SIZE (4, the fewest); bucket locks per lcore
+ * RTE_RHT_DEFAULT_LOCKS_MUL (32, for locks_mul 0); RTE_RHT_REHASH_BATCH
+ * (4096), buckets the rehash service moves per call.
  *
  * Concurrency contract (details on each function):
  * - Readers (lookup, lookup_bulk, rhltable lookup, walk_next) take no lock
@@ -142,8 +150,8 @@ struct rte_rhashtable_params {
 	/**< NUMA socket of the bucket tables and locks, or SOCKET_ID_ANY. */
 	uint16_t nelem_hint;
 	/**< Expected number of objects: the first bucket table has the next
-	 *   power of two above nelem_hint * 4 / 3 buckets (at least 4);
-	 *   0 gives the default (64).
+	 *   power of two above nelem_hint * 4 / 3 buckets (at least
+	 *   RTE_RHT_MIN_SIZE); 0 gives RTE_RHT_DEFAULT_SIZE buckets.
 	 */
 	uint16_t key_len;
 	/**< Key length in bytes; 0 for variable-length keys, which then need
@@ -161,16 +169,18 @@ struct rte_rhashtable_params {
 	 */
 	uint16_t min_size;
 	/**< Smallest bucket table for automatic shrinking, rounded down to a
-	 *   power of two, at least 4. Ignored unless automatic_shrinking is set.
+	 *   power of two, at least RTE_RHT_MIN_SIZE. Ignored unless
+	 *   automatic_shrinking is set.
 	 */
 	bool automatic_shrinking;
-	/**< Halve the bucket table when the load falls below 30%, once an
-	 *   object has been removed: a table that has only been filled keeps
-	 *   the size nelem_hint gave it.
+	/**< Halve the bucket table when the load falls below
+	 *   RTE_RHT_SHRINK_PCT, once an object has been removed: a table that
+	 *   has only been filled keeps the size nelem_hint gave it.
 	 */
 	uint8_t locks_mul;
 	/**< Bucket locks per CPU: a bucket table has
-	 *   min(buckets / 2, locks_mul * min(lcores, 64)) locks. 0: 32.
+	 *   min(buckets / 2, locks_mul * min(lcores, 64)) locks.
+	 *   0: RTE_RHT_DEFAULT_LOCKS_MUL.
 	 */
 	rte_rhashtable_hashfn_t hashfn;
 	/**< Key hash; NULL: the library's seeded default,
@@ -479,7 +489,8 @@ rte_rhashtable_prefetch_bulk(const struct rte_rhashtable *ht, const void **keys,
  *   - -EINVAL: ht or obj NULL, or ht is an rhltable's table.
  *   - -E2BIG: the table holds its maximum number of objects.
  *   - -ENOMEM: the table needed a new bucket table and none could be allocated.
- *   - -EBUSY: the chain holds 16 objects while a resize is already pending.
+ *   - -EBUSY: the chain holds RTE_RHT_MAX_CHAIN_LEN objects while a resize
+ *     is already pending.
  */
 __rte_experimental
 int
