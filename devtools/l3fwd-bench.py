@@ -25,7 +25,8 @@ Prints Mpps and ratios of the same run.
 
 Usage: devtools/l3fwd-bench.py [--build BUILD_DIR] [--duration S] [--warmup S]
            [--flows 1024,65536,1048576] [--pcap-flows 65536,1048576] [--out DIR]
-Run it under flock /tmp/rht-eal.lock on a shared machine.
+Run it under flock /tmp/rht-eal.lock on a shared machine. The exit status is
+non-zero when a program forwarded nothing in a case.
 """
 
 import argparse
@@ -236,7 +237,10 @@ def main():
     for n in args.pcap_flows:
         run_case(args, l3fwd, "pcap", n, results)
     report(args, results)
-    return 0
+    failed = [k for k, v in results.items() if not v]
+    for source, n, prog in failed:
+        log("no rate for %s on %s with %d flows: see its log in %s" % (prog, source, n, args.out))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
