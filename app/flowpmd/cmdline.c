@@ -304,12 +304,12 @@ static cmdline_parse_ctx_t main_ctx[] = {
 };
 
 /*
- * Read what stdin has, feed it to the command line, and do the main
- * lcore's housekeeping at least every 10 ms. Returns at quit, at the end of
- * --duration, on EOF or Ctrl-D.
+ * Read what stdin has, feed it to the command line, and call tick (the main
+ * lcore's housekeeping) at least every 10 ms. Returns once tick returns
+ * false (quit, end of --duration), on EOF or Ctrl-D.
  */
 int
-flowpmd_cmdline_run(void)
+flowpmd_cmdline_run(bool (*tick)(void))
 {
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
 	struct cmdline *cl;
@@ -319,7 +319,7 @@ flowpmd_cmdline_run(void)
 	cl = cmdline_stdin_new(main_ctx, "flowpmd> ");
 	if (cl == NULL)
 		return -ENOMEM;
-	while (flowpmd_housekeeping()) {
+	while (tick()) {
 		if (poll(&pfd, 1, 10) <= 0)
 			continue;
 		n = read(STDIN_FILENO, buf, sizeof(buf));
