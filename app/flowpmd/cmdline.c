@@ -88,12 +88,16 @@ struct cmd_show_result {
 };
 
 static void
-cmd_show_port_parsed(void *parsed, struct cmdline *cl, void *data)
+cmd_show_parsed(void *parsed, struct cmdline *cl, void *data)
 {
-	RTE_SET_USED(parsed);
+	struct cmd_show_result *res = parsed;
+
 	RTE_SET_USED(cl);
 	RTE_SET_USED(data);
-	stats_print_ports();
+	if (strcmp(res->what, "port") == 0)
+		stats_print_ports();
+	else
+		stats_print_table();
 }
 
 static cmdline_parse_token_string_t cmd_show_show =
@@ -104,25 +108,16 @@ static cmdline_parse_token_string_t cmd_show_stats =
 	TOKEN_STRING_INITIALIZER(struct cmd_show_result, stats, "stats");
 
 static cmdline_parse_inst_t cmd_show_port_stats = {
-	.f = cmd_show_port_parsed,
+	.f = cmd_show_parsed,
 	.help_str = "show port stats",
 	.tokens = { (void *)&cmd_show_show, (void *)&cmd_show_port, (void *)&cmd_show_stats, NULL },
 };
-
-static void
-cmd_show_table_parsed(void *parsed, struct cmdline *cl, void *data)
-{
-	RTE_SET_USED(parsed);
-	RTE_SET_USED(cl);
-	RTE_SET_USED(data);
-	stats_print_table();
-}
 
 static cmdline_parse_token_string_t cmd_show_table_word =
 	TOKEN_STRING_INITIALIZER(struct cmd_show_result, what, "flow-table");
 
 static cmdline_parse_inst_t cmd_show_table = {
-	.f = cmd_show_table_parsed,
+	.f = cmd_show_parsed,
 	.help_str = "show flow-table",
 	.tokens = { (void *)&cmd_show_show, (void *)&cmd_show_table_word, NULL },
 };

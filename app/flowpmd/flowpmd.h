@@ -182,9 +182,9 @@ struct ft_backend_ops {
 	void (*walk_pause)(void *be, struct ft_walk *w);
 	void (*walk_end)(void *be, struct ft_walk *w);
 	void (*stats)(void *be, struct ft_backend_stats *s);
-	/** rhashtable: service id of the rehash worker; -ENOTSUP otherwise. */
+	/** Optional (NULL: the table never rehashes): the rehash worker's service. */
 	int (*service_id)(void *be, uint32_t *id);
-	/** rhashtable: do pending rehash work on the calling thread. */
+	/** Optional, as service_id: do pending rehash work on the calling thread. */
 	void (*rehash_run)(void *be);
 };
 
