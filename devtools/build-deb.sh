@@ -38,10 +38,8 @@ symbols=debian/librte-rhashtable0.symbols
 work=$(mktemp -d /tmp/rht-deb.XXXXXX)
 trap 'rm -rf "$work"' EXIT INT TERM
 
-log()
-{
-	echo "build-deb: $*" >&2
-}
+# shellcheck source=devtools/common.sh
+. "$(dirname "$0")/common.sh"
 
 # The files of the tree: git's view (tracked and untracked, not ignored,
 # still present) in a checkout, else everything but build directories.

@@ -18,22 +18,8 @@ packages="build-essential pkg-config meson ninja-build python3 python3-pyelftool
 	python3-sphinx python3-sphinx-rtd-theme doxygen graphviz gnuplot-nox iproute2
 	dpdk-doc patch"
 
-log()
-{
-	echo "deps: $*" >&2
-}
-
-as_root()
-{
-	if [ "$(id -u)" -eq 0 ]; then
-		"$@"
-	elif command -v sudo >/dev/null 2>&1; then
-		sudo "$@"
-	else
-		log "need root for: $*"
-		exit 1
-	fi
-}
+# shellcheck source=devtools/common.sh
+. "$(dirname "$0")/common.sh"
 
 missing_packages()
 {

@@ -19,28 +19,8 @@ set -eu
 cache_dir=${1:-/var/cache/rhashtable/dpdk-src}
 src_list=/etc/apt/sources.list.d/debian-src.sources
 
-log()
-{
-	echo "get-dpdk-source: $*" >&2
-}
-
-die()
-{
-	log "error: $*"
-	exit 1
-}
-
-# as root directly, else through sudo when it is there
-as_root()
-{
-	if [ "$(id -u)" -eq 0 ]; then
-		"$@"
-	elif command -v sudo >/dev/null 2>&1; then
-		sudo "$@"
-	else
-		die "need root for: $*"
-	fi
-}
+# shellcheck source=devtools/common.sh
+. "$(dirname "$0")/common.sh"
 
 version=$(dpkg-query -W -f='${Version}' libdpdk-dev 2>/dev/null) ||
 	die "libdpdk-dev is not installed"

@@ -45,16 +45,8 @@ dpdk_drivers=bus/vdev,mempool/ring,net/null,net/ring,net/pcap,net/tap,net/af_pac
 # built and are all the project uses. This halves DPDK's build time.
 dpdk_libs=gso
 
-log()
-{
-	echo "test-dpdk-versions: $*" >&2
-}
-
-die()
-{
-	log "error: $*"
-	exit 1
-}
+# shellcheck source=devtools/common.sh
+. "$(dirname "$0")/common.sh"
 
 usage()
 {

@@ -144,26 +144,19 @@ def cmd_check(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest='cmd', required=True)
-    dox = sub.add_parser('doxygen')
-    dox.add_argument('--doxygen', required=True)
-    dox.add_argument('--doxyfile', required=True)
-    dox.add_argument('--output', required=True)
-    dox.add_argument('--depfile')
-    sph = sub.add_parser('sphinx')
-    sph.add_argument('--sphinx', required=True)
-    sph.add_argument('--source', required=True)
-    sph.add_argument('--output', required=True)
-    sph.add_argument('--version', required=True)
-    sph.add_argument('--depfile')
-    chk = sub.add_parser('check')
-    chk.add_argument('--doxygen', required=True)
-    chk.add_argument('--doxyfile', required=True)
-    chk.add_argument('--sphinx', required=True)
-    chk.add_argument('--guides', required=True)
-    chk.add_argument('--version', required=True)
+    # command: its handler, its required options, its optional ones
+    commands = {
+        'doxygen': (cmd_doxygen, ['doxygen', 'doxyfile', 'output'], ['depfile']),
+        'sphinx': (cmd_sphinx, ['sphinx', 'source', 'output', 'version'], ['depfile']),
+        'check': (cmd_check, ['doxygen', 'doxyfile', 'sphinx', 'guides', 'version'], []),
+    }
+    for name, (handler, required, optional) in commands.items():
+        cmd = sub.add_parser(name)
+        cmd.set_defaults(handler=handler)
+        for opt in required + optional:
+            cmd.add_argument('--' + opt, required=opt in required)
     args = parser.parse_args()
-    handlers = {'doxygen': cmd_doxygen, 'sphinx': cmd_sphinx, 'check': cmd_check}
-    return handlers[args.cmd](args)
+    return args.handler(args)
 
 
 if __name__ == '__main__':

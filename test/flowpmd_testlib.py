@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The rte_rhashtable authors
-"""What the dpdk-flowpmd test scripts share: the trace of known flows, the
-telemetry client, typing commands at the prompt, waiting for the
-application to exit, and the verdict."""
+"""What the dpdk-flowpmd test scripts share: their command line, the trace
+of known flows, the telemetry client, typing commands at the prompt,
+waiting for the application to exit, and the verdict."""
 
+import argparse
 import atexit
 import json
 import os
@@ -15,6 +16,30 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SKIP = 77   # meson's exit status of a skipped test
+
+
+def test_args(name, *options):
+    """The command line of a test script: DPDK_FLOWPMD [--workdir DIR] and
+    the script's own options, (flag, add_argument keywords) pairs. The work
+    directory (a new temporary one when not given) exists on return."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("app")
+    ap.add_argument("--workdir")
+    for flag, kwargs in options:
+        ap.add_argument(flag, **kwargs)
+    args = ap.parse_args()
+    args.workdir = args.workdir or tempfile.mkdtemp(prefix=name + "_")
+    os.makedirs(args.workdir, exist_ok=True)
+    return args
+
+
+def no_net_pcap(rc, output):
+    """Whether a failed run failed because DPDK has no net_pcap PMD; says so."""
+    missing = rc != 0 and "net_pcap" in output and "not" in output.lower()
+    if missing:
+        print("SKIP: net_pcap PMD not available")
+    return missing
 
 
 def make_trace(workdir):

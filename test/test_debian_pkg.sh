@@ -5,7 +5,7 @@
 # Debian packaging test: build every package with devtools/build-deb.sh (out
 # of tree), check their contents and dependencies, run lintian --pedantic on
 # them, unpack them into a scratch root with dpkg -x (nothing is installed on
-# the machine), build test/install_app/app.c against that root with
+# the machine), build test/subproject/app.c against that root with
 # pkg-config (PKG_CONFIG_SYSROOT_DIR), shared and with the static archive,
 # and run it; then run the packaged dpdk-flowpmd and dpdk-rhashtable-test
 # from the root, and Debian's dpdk-testpmd on the packaged net_flowgen PMD.
@@ -47,11 +47,12 @@ scratch_base()
 work=$(mktemp -d "$(scratch_base)/rht-debtest.XXXXXX")
 # shellcheck source=test/eal_runtime.sh
 . "$(dirname "$0")/eal_runtime.sh"
+# shellcheck source=test/sysroot_app.sh
+. "$(dirname "$0")/sysroot_app.sh"
 eal_pfx=$(eal_prefix rht_debpkg)
 trap 'rm -rf "$work"; remove_eal_runtime_dir "$eal_pfx"' EXIT INT TERM
 root=$work/root
 cc=${CC:-cc}
-expected='rhashtable install OK: 1 42'
 eal_args="--no-huge -m 64 --no-pci --no-shconf --file-prefix=$eal_pfx -l 0"
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
 libdir=usr/lib/$multiarch
@@ -153,53 +154,15 @@ done
 soname=$(objdump -p "$root/$libdir/librte_rhashtable.so.0" | awk '/SONAME/ {print $2}')
 [ "$soname" = librte_rhashtable.so.0 ] || fail "SONAME $soname does not match the package name"
 
-# pkg-config prefixes the sysroot to every -I/-L, the host's libdpdk ones
-# too: link the host directories it names into the scratch root.
-overlay_host_dir()
-{
-	path=
-	for comp in $(echo "$1" | tr '/' ' '); do
-		[ "$comp" = ".." ] && return 0
-		path=$path/$comp
-		if [ ! -e "$root$path" ] && [ ! -L "$root$path" ]; then
-			ln -s "$path" "$root$path"
-			return 0
-		fi
-	done
-}
-
-PKG_CONFIG_PATH=$root/$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
-PKG_CONFIG_SYSROOT_DIR=$root
-export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
-pkg-config --exists librte_rhashtable || fail "pkg-config does not find librte_rhashtable"
-for d in $(pkg-config --static --cflags-only-I --libs-only-L librte_rhashtable); do
-	case $d in
-	-I"$root"/* | -L"$root"/*) overlay_host_dir "${d#-?"$root"}" ;;
-	esac
-done
-case $(pkg-config --cflags librte_rhashtable) in
-*"$root/usr/include"*) ;;
-*) fail "cflags do not point into the scratch root" ;;
-esac
-
-run_app()
-{
-	# shellcheck disable=SC2086 # eal_args is a list of words
-	out=$(LD_LIBRARY_PATH="$root/$libdir" "$1" $eal_args 2>"$work/app.err") ||
-		{ cat "$work/app.err"; echo "$out"; fail "$1 exited with an error"; }
-	echo "$out" | grep -qx "$expected" ||
-		{ cat "$work/app.err"; echo "$out"; fail "$1 did not print '$expected'"; }
-	echo "$(basename "$1"): $expected"
-}
-
-app=$src/test/install_app/app.c
+sysroot_pkg_config "$root" "$root/$libdir/pkgconfig"
+app=$src/test/subproject/app.c
 # shellcheck disable=SC2046
 $cc -O2 -DALLOW_EXPERIMENTAL_API -o "$work/app-shared" "$app" \
 	$(pkg-config --cflags --libs librte_rhashtable) || fail "shared build"
 LD_LIBRARY_PATH="$root/$libdir" ldd "$work/app-shared" |
 	grep -q "$root/$libdir/librte_rhashtable.so.0" ||
 	fail "app-shared does not use the packaged librte_rhashtable.so.0"
-run_app "$work/app-shared"
+run_user_app "$work/app-shared" "$root/$libdir"
 
 # the packaged static archive, with the shared DPDK
 # shellcheck disable=SC2046
@@ -207,7 +170,7 @@ $cc -O2 -DALLOW_EXPERIMENTAL_API -o "$work/app-static" "$app" \
 	$(pkg-config --cflags librte_rhashtable) "$root/$libdir/librte_rhashtable.a" \
 	$(pkg-config --libs libdpdk numa) || fail "build with librte_rhashtable.a"
 ! ldd "$work/app-static" | grep -q librte_rhashtable || fail "app-static links the .so"
-run_app "$work/app-static"
+run_user_app "$work/app-static" "$root/$libdir"
 
 # the packaged programs, run from the scratch root
 run_packaged()

@@ -18,18 +18,14 @@ Usage: test_flowgen_export.py DPDK_FLOWPMD [--workdir DIR]
 Exit status: 0 pass, 1 fail, 77 skip (no net_pcap PMD).
 """
 
-import argparse
 import ipaddress
 import json
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
-from flowpmd_testlib import socket_path, verdict
-
-SKIP = 77
+from flowpmd_testlib import SKIP, no_net_pcap, socket_path, test_args, verdict
 FLOWS = 3000
 CASES = {
     "ipv4": "flows=%d,proto=mix,queues=2,pkt_size=80" % FLOWS,
@@ -96,7 +92,7 @@ def check_case(app, family, devargs, workdir):
     proc, pcap_flows = run(app, "0-1", "net_pcap0,rx_pcap=" + pcap_path, workdir,
                            family + "_pcap", ["--duration=1.5"])
     if pcap_flows is None:
-        if "net_pcap" in proc.stdout and "not" in proc.stdout.lower():
+        if no_net_pcap(proc.returncode, proc.stdout):
             return errors + ["SKIP"]
         return errors + ["%s: flowpmd on the capture exited with %d" % (family,
                                                                        proc.returncode)]
@@ -120,17 +116,12 @@ def check_bad_path(app, workdir):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("app")
-    ap.add_argument("--workdir")
-    args = ap.parse_args()
-    workdir = args.workdir or tempfile.mkdtemp(prefix="flowgen_export_")
-    os.makedirs(workdir, exist_ok=True)
+    args = test_args("flowgen_export")
+    workdir = args.workdir
     errors = []
     for family, devargs in CASES.items():
         errors += check_case(args.app, family, devargs, workdir)
     if "SKIP" in errors:
-        print("SKIP: net_pcap PMD not available")
         return SKIP
     errors += check_bad_path(args.app, workdir)
     return verdict(errors, "em_rules and pcap hold the %d flows net_flowgen generates "

@@ -7,7 +7,7 @@ main lcore must then remove every flow and the table must shrink back
 (watched over telemetry: flows 0, fewer buckets than at the peak, shrinks
 counted), with no insert refused. `quit` must exit with status 0.
 
-Usage: test_flowpmd_aging.py DPDK_FLOWPMD WORKDIR
+Usage: test_flowpmd_aging.py DPDK_FLOWPMD [--workdir DIR]
 Exit status: 0 pass, 1 fail.
 """
 
@@ -16,7 +16,8 @@ import subprocess
 import sys
 import time
 
-from flowpmd_testlib import connect, eal_prefix, socket_path, type_line, verdict, wait_exit, wait_stats
+from flowpmd_testlib import (connect, eal_prefix, socket_path, test_args, type_line, verdict,
+                             wait_exit, wait_stats)
 
 FLOWS = 50000
 TIMEOUT_S = 1
@@ -53,8 +54,8 @@ def check(tel, proc):
 
 
 def main():
-    app, workdir = sys.argv[1], sys.argv[2]
-    os.makedirs(workdir, exist_ok=True)
+    args = test_args("flowpmd_aging")
+    app, workdir = args.app, args.workdir
     prefix = eal_prefix("flowpmd_aging")
     cmd = [app, "--no-pci", "--no-huge", "-m", "512", "-l", "0-1",
            "--file-prefix=%s" % prefix, "--vdev", "net_flowgen0,flows=%d" % FLOWS, "--",

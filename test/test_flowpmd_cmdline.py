@@ -15,7 +15,7 @@ answer must agree with the counts flowpmd_pcap_gen.py computed for the file.
   flush, show flow            the table empties
   quit                        exit status 0
 
-Usage: test_flowpmd_cmdline.py DPDK_FLOWPMD WORKDIR
+Usage: test_flowpmd_cmdline.py DPDK_FLOWPMD [--workdir DIR]
 Exit status: 0 pass, 1 fail.
 """
 
@@ -25,8 +25,8 @@ import subprocess
 import sys
 import time
 
-from flowpmd_testlib import (connect, eal_prefix, make_trace, socket_path, type_line, verdict,
-                             wait_exit, wait_rx)
+from flowpmd_testlib import (connect, eal_prefix, make_trace, socket_path, test_args, type_line,
+                             verdict, wait_exit, wait_rx)
 FLOW = ("10.0.0.1", "10.0.0.2", 6, 1234, 80)  # 7 packets in the file
 
 
@@ -99,8 +99,8 @@ def check(out, expected):
 
 
 def main():
-    app, workdir = sys.argv[1], sys.argv[2]
-    os.makedirs(workdir, exist_ok=True)
+    args = test_args("flowpmd_cmdline")
+    app, workdir = args.app, args.workdir
     pcap, expected = make_trace(workdir)
     rc, out, errors = run(app, workdir, pcap, expected["packets"])
     errors += check(out, expected)

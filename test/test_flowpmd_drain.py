@@ -6,7 +6,7 @@
 and the forwarding lcore must finish them. So every packet received must be
 sent (io mode; net_flowgen's TX takes every packet) and counted in a flow.
 
-Usage: test_flowpmd_drain.py DPDK_FLOWPMD WORKDIR
+Usage: test_flowpmd_drain.py DPDK_FLOWPMD [--workdir DIR]
 Exit status: 0 pass, 1 fail.
 """
 
@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 
-from flowpmd_testlib import eal_prefix
+from flowpmd_testlib import eal_prefix, test_args
 
 
 def run(app, workdir, pipeline):
@@ -48,8 +48,8 @@ def run(app, workdir, pipeline):
 
 
 def main():
-    app, workdir = sys.argv[1], sys.argv[2]
-    os.makedirs(workdir, exist_ok=True)
+    args = test_args("flowpmd_drain")
+    app, workdir = args.app, args.workdir
     errors = []
     for pipeline in (0, 1, 3):
         errors += run(app, workdir, pipeline)

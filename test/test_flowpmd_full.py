@@ -7,7 +7,7 @@ must fill up, refuse the inserts beyond (counted as refused_full, in the
 JSON summary and in the text summary) and keep forwarding; rhashtable takes
 --max-flows as a hint and must grow to hold all 4096 flows, refusing none.
 
-Usage: test_flowpmd_full.py DPDK_FLOWPMD WORKDIR
+Usage: test_flowpmd_full.py DPDK_FLOWPMD [--workdir DIR]
 Exit status: 0 pass, 1 fail.
 """
 
@@ -16,7 +16,7 @@ import os
 import subprocess
 import sys
 
-from flowpmd_testlib import eal_prefix, verdict
+from flowpmd_testlib import eal_prefix, test_args, verdict
 
 FLOWS, MAX_FLOWS = 4096, 1024
 
@@ -45,8 +45,8 @@ def run(app, workdir, backend):
 
 
 def main():
-    app, workdir = sys.argv[1], sys.argv[2]
-    os.makedirs(workdir, exist_ok=True)
+    args = test_args("flowpmd_full")
+    app, workdir = args.app, args.workdir
     errors = []
     s, err = run(app, workdir, "rte_hash")
     if err:

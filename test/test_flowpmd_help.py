@@ -11,7 +11,7 @@
 - out-of-range values of --burst, --mbuf-size and --total-num-mbufs are
   refused with a message naming the option, and exit status 1.
 
-Usage: test_flowpmd_help.py DPDK_FLOWPMD
+Usage: test_flowpmd_help.py DPDK_FLOWPMD [--workdir DIR]
 """
 
 import os
@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import sys
 
-from flowpmd_testlib import socket_path, verdict
+from flowpmd_testlib import socket_path, test_args, verdict
 
 APP_OPTIONS = ("--total-num-mbufs=N", "--mbuf-size=N", "--burst=N", "--flow-table=",
                "--pipeline=N")
@@ -72,7 +72,7 @@ def check_bad_values(app):
 
 
 def main():
-    app = sys.argv[1]
+    app = test_args("flowpmd_help").app
     errors = check_help(app, ["--help"], True)
     errors += check_help(app, ["--", "--help"], False)
     errors += check_help(app, ["-l", "0-1", "--", "--burst=8", "-h"], False)

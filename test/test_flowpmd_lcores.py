@@ -18,17 +18,15 @@ Usage: test_flowpmd_lcores.py DPDK_FLOWPMD [--workdir DIR]
 Exit status: 0 pass, 1 fail.
 """
 
-import argparse
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
-from flowpmd_testlib import connect, socket_path, verdict, wait_exit, wait_rx
+from flowpmd_testlib import connect, socket_path, test_args, verdict, wait_exit, wait_rx
 
 LCORES = ("1", "2")
 FIELDS = ("rx", "rx_bytes", "tx", "tx_drop", "lookups", "hits", "inserts", "insert_exist",
@@ -95,12 +93,8 @@ def check_text(output, lcores):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("app")
-    ap.add_argument("--workdir")
-    args = ap.parse_args()
-    workdir = args.workdir or tempfile.mkdtemp(prefix="flowpmd_lcores_")
-    os.makedirs(workdir, exist_ok=True)
+    args = test_args("flowpmd_lcores")
+    workdir = args.workdir
     summary = os.path.join(workdir, "run.json")
     prefix = "flowpmd_lcores_%d" % os.getpid()
     cmd = [args.app, "--no-pci", "--lcores", "0@0,1@1,2@1", "--file-prefix=" + prefix,

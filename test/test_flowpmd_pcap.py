@@ -13,16 +13,12 @@ still be counted, those in flight when the input ends included.)
 Exit status: 0 pass, 1 fail, 77 skip (no net_pcap PMD).
 """
 
-import argparse
 import json
 import os
 import subprocess
 import sys
-import tempfile
 
-from flowpmd_testlib import eal_prefix, flow_key, make_trace, verdict
-
-SKIP = 77
+from flowpmd_testlib import SKIP, eal_prefix, flow_key, make_trace, no_net_pcap, test_args, verdict
 
 
 def run_app(app, backend, pipeline, pcap, workdir):
@@ -71,20 +67,14 @@ def compare(expected, summary, dumped):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("app")
-    ap.add_argument("--backend", default="rhashtable")
-    ap.add_argument("--pipeline", type=int)
-    ap.add_argument("--workdir")
-    args = ap.parse_args()
-    workdir = args.workdir or tempfile.mkdtemp(prefix="flowpmd_pcap_")
-    os.makedirs(workdir, exist_ok=True)
+    args = test_args("flowpmd_pcap", ("--backend", {"default": "rhashtable"}),
+                     ("--pipeline", {"type": int}))
+    workdir = args.workdir
     pcap, expected = make_trace(workdir)
 
     proc, summary_path, dump_path = run_app(args.app, args.backend, args.pipeline, pcap,
                                                  workdir)
-    if proc.returncode != 0 and "net_pcap" in proc.stdout and "not" in proc.stdout.lower():
-        print("SKIP: net_pcap PMD not available")
+    if no_net_pcap(proc.returncode, proc.stdout):
         return SKIP
     if proc.returncode != 0:
         print("FAIL: dpdk-flowpmd exited with %d" % proc.returncode)

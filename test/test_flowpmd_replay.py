@@ -17,7 +17,6 @@ Usage: test_flowpmd_replay.py DPDK_FLOWPMD [--workdir DIR] [--flows N]
 Exit status: 0 pass, 1 fail, 77 skip (no net_pcap PMD).
 """
 
-import argparse
 import json
 import os
 import re
@@ -25,11 +24,8 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 
-from flowpmd_testlib import socket_path, verdict
-
-SKIP = 77
+from flowpmd_testlib import SKIP, no_net_pcap, socket_path, test_args, verdict
 SRC_BASE = 0x0B000000      # flow i: source 11.0.0.0 + i
 DST = 0x0C000001           # 12.0.0.1
 SPORT, DPORT = 4000, 5000
@@ -104,20 +100,14 @@ def check_counts(flows, summary, dumped):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("app")
-    ap.add_argument("--workdir")
-    ap.add_argument("--flows", type=int, default=1 << 20)
-    ap.add_argument("--duration", default="3")
-    args = ap.parse_args()
-    workdir = args.workdir or tempfile.mkdtemp(prefix="flowpmd_replay_")
-    os.makedirs(workdir, exist_ok=True)
+    args = test_args("flowpmd_replay", ("--flows", {"type": int, "default": 1 << 20}),
+                     ("--duration", {"default": "3"}))
+    workdir = args.workdir
     pcap = os.path.join(workdir, "replay.pcap")
     write_capture(pcap, args.flows)
 
     proc, _, _ = run_app(args, pcap, workdir, [], "default_pool")
-    if proc.returncode != 0 and "net_pcap" in proc.stdout and "not" in proc.stdout.lower():
-        print("SKIP: net_pcap PMD not available")
+    if no_net_pcap(proc.returncode, proc.stdout):
         return SKIP
     need = suggested_mbufs(proc.stdout)
     if proc.returncode == 0 or need is None or need < args.flows:

@@ -14,17 +14,14 @@ falls back to --no-huge by itself.)
 Exit status: 0 pass, 1 fail, 77 skip (no net_pcap PMD).
 """
 
-import argparse
 import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
-from flowpmd_testlib import connect, eal_prefix, make_trace, socket_path, verdict, wait_exit, wait_stats
-
-SKIP = 77
+from flowpmd_testlib import (SKIP, connect, eal_prefix, make_trace, no_net_pcap, socket_path,
+                             test_args, verdict, wait_exit, wait_stats)
 DURATION_S = 4
 STATS_FIELDS = ("backend", "fwd_mode", "rx", "tx", "lookups", "hits", "hit_pct", "flows",
                 "flows_created", "flows_aged", "flows_flushed", "refused_full",
@@ -120,18 +117,12 @@ def run(args, workdir, expected, pcap):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("app")
-    ap.add_argument("--workdir")
-    ap.add_argument("--no-huge", action="store_true")
-    args = ap.parse_args()
-    workdir = args.workdir or tempfile.mkdtemp(prefix="flowpmd_telemetry_")
-    os.makedirs(workdir, exist_ok=True)
+    args = test_args("flowpmd_telemetry", ("--no-huge", {"action": "store_true"}))
+    workdir = args.workdir
     pcap, expected = make_trace(workdir)
 
     rc, output, errors, secs = run(args, workdir, expected, pcap)
-    if rc != 0 and "net_pcap" in output and "not" in output.lower():
-        print("SKIP: net_pcap PMD not available")
+    if no_net_pcap(rc, output):
         return SKIP
     if rc != 0:
         errors.append("dpdk-flowpmd exited with %d" % rc)

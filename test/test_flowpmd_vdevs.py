@@ -28,7 +28,7 @@ known in advance):
 tap and af_packet need root (they create interfaces); without it they are
 reported as not run and the others still decide the result.
 
-Usage: test_flowpmd_vdevs.py DPDK_FLOWPMD WORKDIR
+Usage: test_flowpmd_vdevs.py DPDK_FLOWPMD [--workdir DIR]
 Env:   RHT_DPDK_VERSION  the DPDK release in use (test/meson.build sets it)
 Exit status: 0 pass, 1 fail.
 """
@@ -41,8 +41,8 @@ import subprocess
 import sys
 import time
 
-from flowpmd_testlib import (connect, eal_prefix, flow_key, make_trace, socket_path, type_line,
-                             verdict, wait_exit, wait_rx, wait_stats)
+from flowpmd_testlib import (connect, eal_prefix, flow_key, make_trace, socket_path, test_args,
+                             type_line, verdict, wait_exit, wait_rx, wait_stats)
 
 TAP_IFACE = "rhtflowtap0"
 VETH = ("rhtflowveth0", "rhtflowveth1")
@@ -290,8 +290,8 @@ def case_af_packet(app, workdir, expected, pcap):
 
 
 def main():
-    app, workdir = sys.argv[1], sys.argv[2]
-    os.makedirs(workdir, exist_ok=True)
+    args = test_args("flowpmd_vdevs")
+    app, workdir = args.app, args.workdir
     pcap, expected = make_trace(workdir)
     cases = [case_null, case_ring]
     if can_create_ifaces():

@@ -88,12 +88,16 @@ struct cmd_show_result {
 };
 
 static void
-cmd_show_port_parsed(void *parsed, struct cmdline *cl, void *data)
+cmd_show_parsed(void *parsed, struct cmdline *cl, void *data)
 {
-	RTE_SET_USED(parsed);
+	struct cmd_show_result *res = parsed;
+
 	RTE_SET_USED(cl);
 	RTE_SET_USED(data);
-	stats_print_ports();
+	if (strcmp(res->what, "port") == 0)
+		stats_print_ports();
+	else
+		stats_print_table();
 }
 
 static cmdline_parse_token_string_t cmd_show_show =
@@ -104,25 +108,16 @@ static cmdline_parse_token_string_t cmd_show_stats =
 	TOKEN_STRING_INITIALIZER(struct cmd_show_result, stats, "stats");
 
 static cmdline_parse_inst_t cmd_show_port_stats = {
-	.f = cmd_show_port_parsed,
+	.f = cmd_show_parsed,
 	.help_str = "show port stats",
 	.tokens = { (void *)&cmd_show_show, (void *)&cmd_show_port, (void *)&cmd_show_stats, NULL },
 };
-
-static void
-cmd_show_table_parsed(void *parsed, struct cmdline *cl, void *data)
-{
-	RTE_SET_USED(parsed);
-	RTE_SET_USED(cl);
-	RTE_SET_USED(data);
-	stats_print_table();
-}
 
 static cmdline_parse_token_string_t cmd_show_table_word =
 	TOKEN_STRING_INITIALIZER(struct cmd_show_result, what, "flow-table");
 
 static cmdline_parse_inst_t cmd_show_table = {
-	.f = cmd_show_table_parsed,
+	.f = cmd_show_parsed,
 	.help_str = "show flow-table",
 	.tokens = { (void *)&cmd_show_show, (void *)&cmd_show_table_word, NULL },
 };
@@ -304,12 +299,12 @@ static cmdline_parse_ctx_t main_ctx[] = {
 };
 
 /*
- * Read what stdin has, feed it to the command line, and do the main
- * lcore's housekeeping at least every 10 ms. Returns at quit, at the end of
- * --duration, on EOF or Ctrl-D.
+ * Read what stdin has, feed it to the command line, and call tick (the main
+ * lcore's housekeeping) at least every 10 ms. Returns once tick returns
+ * false (quit, end of --duration), on EOF or Ctrl-D.
  */
 int
-flowpmd_cmdline_run(void)
+flowpmd_cmdline_run(bool (*tick)(void))
 {
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
 	struct cmdline *cl;
@@ -319,7 +314,7 @@ flowpmd_cmdline_run(void)
 	cl = cmdline_stdin_new(main_ctx, "flowpmd> ");
 	if (cl == NULL)
 		return -ENOMEM;
-	while (flowpmd_housekeeping()) {
+	while (tick()) {
 		if (poll(&pfd, 1, 10) <= 0)
 			continue;
 		n = read(STDIN_FILENO, buf, sizeof(buf));

@@ -155,7 +155,7 @@ flow_table_map_services(struct flow_table *ft)
 		n = 0;
 	ft->nb_services_lcores = n;
 	for (fam = 0; fam < FLOW_NB_FAMILIES; fam++) {
-		if (ft->ops->service_id(ft->be[fam], &id) != 0)
+		if (ft->ops->service_id == NULL || ft->ops->service_id(ft->be[fam], &id) != 0)
 			return 0;	/* rte_hash never rehashes */
 		for (i = 0; i < n; i++)
 			if (rte_service_map_lcore_set(id, lcores[i], 1) != 0)
@@ -300,7 +300,7 @@ flow_table_housekeeping(struct flow_table *ft, uint64_t now, uint32_t budget)
 {
 	int fam;
 
-	if (ft->nb_services_lcores == 0)
+	if (ft->nb_services_lcores == 0 && ft->ops->rehash_run != NULL)
 		for (fam = 0; fam < FLOW_NB_FAMILIES; fam++)
 			ft->ops->rehash_run(ft->be[fam]);
 	age_step(ft, now, budget);

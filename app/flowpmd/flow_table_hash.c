@@ -201,20 +201,6 @@ hash_stats(void *arg_be, struct ft_backend_stats *s)
 	s->bytes = 0;
 }
 
-static int
-hash_service_id(void *be, uint32_t *id)
-{
-	RTE_SET_USED(be);
-	RTE_SET_USED(id);
-	return -ENOTSUP;
-}
-
-static void
-hash_rehash_run(void *be)
-{
-	RTE_SET_USED(be);
-}
-
 const struct ft_backend_ops ft_hash_ops = {
 	.name = "rte_hash",
 	.create = hash_create,
@@ -229,6 +215,4 @@ const struct ft_backend_ops ft_hash_ops = {
 	.walk_pause = hash_walk_nop,
 	.walk_end = hash_walk_nop,
 	.stats = hash_stats,
-	.service_id = hash_service_id,
-	.rehash_run = hash_rehash_run,
 };

@@ -40,10 +40,7 @@
  */
 #define FLOWPMD_MAX_BURST 64
 #define FWD_MAX_LOOKUP_STAGES 3    /**< Most bursts in flight before a lookup. */
-/*
- * One burst in flight, its buckets prefetched: the deeper stages cost more
- * hashing than they saved on the 2-core VM this was measured on.
- */
+/** Default --pipeline: see "Pipelining lookups across bursts" in the guide. */
 #define FWD_DEFAULT_LOOKUP_STAGES 1
 #define FLOWPMD_MAX_PORTS 32       /**< Ports the application drives. */
 #define FLOWPMD_MAX_LCORE_RXQ 64   /**< RX queues one forwarding lcore polls. */
@@ -185,9 +182,9 @@ struct ft_backend_ops {
 	void (*walk_pause)(void *be, struct ft_walk *w);
 	void (*walk_end)(void *be, struct ft_walk *w);
 	void (*stats)(void *be, struct ft_backend_stats *s);
-	/** rhashtable: service id of the rehash worker; -ENOTSUP otherwise. */
+	/** Optional (NULL: the table never rehashes): the rehash worker's service. */
 	int (*service_id)(void *be, uint32_t *id);
-	/** rhashtable: do pending rehash work on the calling thread. */
+	/** Optional, as service_id: do pending rehash work on the calling thread. */
 	void (*rehash_run)(void *be);
 };
 
@@ -361,8 +358,8 @@ void stats_print_table(void);
 
 /* ---- command line (cmdline.c) ---- */
 
-int flowpmd_cmdline_run(void);
-bool flowpmd_housekeeping(void);
+/** The prompt, with tick() between keystrokes until it returns false. */
+int flowpmd_cmdline_run(bool (*tick)(void));
 
 /* ---- telemetry (telemetry.c) ---- */
 

@@ -366,7 +366,7 @@ ports_close(void)
  * The main lcore's periodic work; false once the application should exit.
  * Called every 10 ms (batch mode) or between keystrokes (interactive).
  */
-bool
+static bool
 flowpmd_housekeeping(void)
 {
 	static struct app_totals prev;
@@ -513,7 +513,7 @@ main(int argc, char **argv)
 		if (app.interactive) {
 			if (app.auto_start)
 				fwd_start();
-			flowpmd_cmdline_run();
+			flowpmd_cmdline_run(flowpmd_housekeeping);
 		} else {
 			batch_run();
 		}

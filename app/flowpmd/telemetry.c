@@ -148,26 +148,33 @@ add_period(struct rte_tel_data *d)
 	add_real(d, "period_hit_pct", p.hit_pct, 2);
 }
 
+/* The counters /flowpmd/stats and /flowpmd/lcores both report. */
+static void
+add_lcore_stats(struct rte_tel_data *d, const struct lcore_stats *s)
+{
+	ADD_U64(d, "rx", s->rx);
+	ADD_U64(d, "tx", s->tx);
+	ADD_U64(d, "tx_drop", s->tx_drop);
+	ADD_U64(d, "lookups", s->lookups);
+	ADD_U64(d, "hits", s->hits);
+	add_real(d, "hit_pct", stats_hit_pct(s->lookups, s->hits), 2);
+	ADD_U64(d, "flows_created", s->inserts);
+	ADD_U64(d, "refused_full", s->refused_full);
+	ADD_U64(d, "refused_other", s->refused_other);
+	ADD_U64(d, "alloc_fail", s->alloc_fail);
+}
+
 static void
 add_totals(struct rte_tel_data *d, const struct app_totals *t)
 {
 	const struct flow_table *ft = app.ft;
 
-	ADD_U64(d, "rx", t->s.rx);
+	add_lcore_stats(d, &t->s);
 	ADD_U64(d, "rx_bytes", t->s.rx_bytes);
-	ADD_U64(d, "tx", t->s.tx);
-	ADD_U64(d, "tx_drop", t->s.tx_drop);
-	ADD_U64(d, "lookups", t->s.lookups);
-	ADD_U64(d, "hits", t->s.hits);
-	add_real(d, "hit_pct", stats_hit_pct(t->s.lookups, t->s.hits), 2);
 	ADD_U64(d, "flows", t->t.flows);
-	ADD_U64(d, "flows_created", t->s.inserts);
 	/* written by the control lcore alone */
 	ADD_U64(d, "flows_aged", __atomic_load_n(&ft->aged, __ATOMIC_RELAXED));
 	ADD_U64(d, "flows_flushed", __atomic_load_n(&ft->flushed, __ATOMIC_RELAXED));
-	ADD_U64(d, "refused_full", t->s.refused_full);
-	ADD_U64(d, "refused_other", t->s.refused_other);
-	ADD_U64(d, "alloc_fail", t->s.alloc_fail);
 	ADD_U64(d, "buckets", t->t.buckets);
 	ADD_U64(d, "tables", t->t.tables);
 	ADD_U64(d, "rehashes", t->t.rehashes);
@@ -212,16 +219,7 @@ add_lcore(struct rte_tel_data *d, unsigned int i, const struct lcore_stats *s,
 	if (lc == NULL)
 		return -ENOMEM;
 	rte_tel_data_start_dict(lc);
-	ADD_U64(lc, "rx", s->rx);
-	ADD_U64(lc, "tx", s->tx);
-	ADD_U64(lc, "tx_drop", s->tx_drop);
-	ADD_U64(lc, "lookups", s->lookups);
-	ADD_U64(lc, "hits", s->hits);
-	add_real(lc, "hit_pct", stats_hit_pct(s->lookups, s->hits), 2);
-	ADD_U64(lc, "flows_created", s->inserts);
-	ADD_U64(lc, "refused_full", s->refused_full);
-	ADD_U64(lc, "refused_other", s->refused_other);
-	ADD_U64(lc, "alloc_fail", s->alloc_fail);
+	add_lcore_stats(lc, s);
 	add_real(lc, "rx_mpps", p->lcore_rx_mpps[i], 3);
 	snprintf(name, sizeof(name), "%u", app.fwd[i].lcore_id);
 	/* keep = 0: freed with d, once the reply is sent */

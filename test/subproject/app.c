@@ -3,11 +3,11 @@
  */
 
 /*
- * Application of the meson subproject test: builds against rte_rhashtable
- * as a subproject and prints "rhashtable subproject OK: <count> <value>
+ * A user program of rte_rhashtable, built against it as a meson subproject
+ * (test_subproject.sh), installed (test_install.sh) and packaged
+ * (test_debian_pkg.sh); prints "rhashtable app OK: <count> <found>
  * <version>" when a table works. Run with EAL arguments, e.g.
- * --no-huge -m 64 --no-pci --no-shconf: the subproject exports the library
- * only, not the tree's --no-huge fallback helper.
+ * --no-huge -m 64 --no-pci --no-shconf: it has no --no-huge fallback.
  */
 
 #include <stddef.h>
@@ -70,7 +70,7 @@ use_table(void)
 		return -1;
 	}
 	found = fill_and_find(ht);
-	printf("rhashtable subproject %s: %u %u %s\n",
+	printf("rhashtable app %s: %u %u %s\n",
 	       found == APP_N_FLOWS ? "OK" : "FAILED", rte_rhashtable_count(ht),
 	       found, RTE_RHT_VERSION);
 	rte_rhashtable_free(ht);

@@ -20,7 +20,7 @@ work=$(mktemp -d /tmp/rht-subproject.XXXXXX)
 eal_pfx=$(eal_prefix rht_subproject)
 trap 'rm -rf "$work"; remove_eal_runtime_dir "$eal_pfx"' EXIT INT TERM
 eal_args="--no-huge -m 64 --no-pci --no-shconf --file-prefix=$eal_pfx -l 0"
-expected='^rhashtable subproject OK: 1000 1000 [0-9][0-9.]*$'
+expected='^rhashtable app OK: 1000 1000 [0-9][0-9.]*$'
 
 fail()
 {
