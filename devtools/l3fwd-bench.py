@@ -85,8 +85,10 @@ class Telemetry:
 
 
 def runtime_dir(prefix):
-    return os.path.join("/var/run/dpdk" if os.geteuid() == 0 else
-                        os.environ.get("XDG_RUNTIME_DIR", "/tmp") + "/dpdk", prefix)
+    """Where EAL puts the runtime directory of a file prefix (as EAL 22.11 does)."""
+    base = os.environ.get("RUNTIME_DIRECTORY") or (
+        "/var/run" if os.geteuid() == 0 else os.environ.get("XDG_RUNTIME_DIR", "/tmp"))
+    return os.path.join(base, "dpdk", prefix)
 
 
 def connect(proc, prefix, timeout):
