@@ -100,7 +100,7 @@ test_create_find_free(void)
 static int
 expect_create_fails(const struct rte_rhashtable_params *p, int err, const char *what)
 {
-	uint64_t before = test_heap_allocated();
+	struct test_heap before = test_heap_usage(), after;
 	struct rte_rhashtable *t;
 
 	rte_errno = 0;
@@ -115,9 +115,10 @@ expect_create_fails(const struct rte_rhashtable_params *p, int err, const char *
 		       rte_strerror(rte_errno), err);
 		return -1;
 	}
-	if (test_heap_allocated() != before) {
+	after = test_heap_usage();
+	if (after.bytes != before.bytes) {
 		printf("%s: failed create leaked %" PRIu64 " heap bytes\n", what,
-		       test_heap_allocated() - before);
+		       after.bytes - before.bytes);
 		return -1;
 	}
 	return 0;

@@ -78,7 +78,7 @@ as_table_create(struct rte_rhashtable_params *p, enum rte_rhashtable_qsbr_mode m
 
 	as.service_lcore = -1;
 	as.ht = rte_rhashtable_create(p);
-	as.v = stress_qsbr_create();
+	as.v = test_qsbr_create();
 	if (as.ht == NULL || as.v == NULL)
 		return -ENOMEM;
 	memset(&rc, 0, sizeof(rc));

@@ -456,13 +456,10 @@ static int
 test_rcu_bad_args(void)
 {
 	struct rte_rhashtable_rcu_config cfg = { 0 };
-	struct rte_rcu_qsbr *v;
-	size_t sz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
+	struct rte_rcu_qsbr *v = test_qsbr_create();
 	int ret;
 
-	v = rte_zmalloc(NULL, sz, RTE_CACHE_LINE_SIZE);
 	TEST_ASSERT_NOT_NULL(v, "no memory for a QSBR variable");
-	rte_rcu_qsbr_init(v, RTE_MAX_LCORE);
 
 	EXPECT(rte_rhashtable_rcu_qsbr_add(NULL, &cfg), -EINVAL, 1, NULL);
 	EXPECT(rte_rhashtable_rcu_qsbr_add(ht, NULL), -EINVAL, 1, NULL);

@@ -46,16 +46,14 @@ static int
 rcu_setup(void)
 {
 	struct rte_rhashtable_params p;
-	size_t sz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
 
 	test_params_init(&p, "rht_rcu");
 	ht = rte_rhashtable_create(&p);
 	objs = test_objs_alloc(N_OBJS, 500);
-	qv = rte_zmalloc(NULL, sz, RTE_CACHE_LINE_SIZE);
+	qv = test_qsbr_create();
 	nfreed = 0;
 	reader_id = rte_lcore_id();
-	if (ht == NULL || objs == NULL || qv == NULL ||
-	    rte_rcu_qsbr_init(qv, RTE_MAX_LCORE) != 0) {
+	if (ht == NULL || objs == NULL || qv == NULL) {
 		rte_rhashtable_free(ht);
 		rte_free(objs);
 		rte_free(qv);

@@ -470,7 +470,7 @@ rs_table_create(const struct rs_cfg *cfg)
 	p.automatic_shrinking = true;
 	p.min_size = RS_MIN_SIZE;
 	rs.ht = rte_rhashtable_create(&p);
-	rs.v = stress_qsbr_create();
+	rs.v = test_qsbr_create();
 	if (rs.ht == NULL || rs.v == NULL)
 		return -ENOMEM;
 	memset(&rc, 0, sizeof(rc));
@@ -911,7 +911,7 @@ race_setup(uint32_t n_own, uint32_t nshared)
 	p.automatic_shrinking = true;
 	p.min_size = RS_MIN_SIZE;
 	race.ht = rte_rhashtable_create(&p);
-	race.v = stress_qsbr_create();
+	race.v = test_qsbr_create();
 	if (stress_pool_init() != 0 || race.ht == NULL || race.v == NULL)
 		return -ENOMEM;
 	/* the writers are QSBR readers: bucket tables are freed under them */
@@ -1145,7 +1145,7 @@ wr_setup(void)
 	stress_params_init(&p, "rht_wr_repro");
 	p.hashfn = wr_hash;
 	wr.ht = rte_rhashtable_create(&p);
-	wr.v = stress_qsbr_create();
+	wr.v = test_qsbr_create();
 	if (wr.ht == NULL || wr.v == NULL)
 		return -ENOMEM;
 	memset(&rc, 0, sizeof(rc));
@@ -1263,7 +1263,7 @@ dqf_setup(void)
 	memset(&dqf, 0, sizeof(dqf));
 	stress_params_init(&p, "rht_dqf_repro");
 	dqf.ht = rte_rhashtable_create(&p);
-	dqf.v = stress_qsbr_create();
+	dqf.v = test_qsbr_create();
 	if (dqf.ht == NULL || dqf.v == NULL)
 		return -ENOMEM;
 	memset(&rc, 0, sizeof(rc));

@@ -66,9 +66,8 @@ attach_qsbr(void)
 {
 	struct rte_rhashtable_rcu_config cfg;
 
-	qv = rte_zmalloc(NULL, rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE), RTE_CACHE_LINE_SIZE);
+	qv = test_qsbr_create();
 	TEST_ASSERT_NOT_NULL(qv, "QSBR variable");
-	TEST_ASSERT_SUCCESS(rte_rcu_qsbr_init(qv, RTE_MAX_LCORE), "rcu init");
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.v = qv;
 	cfg.mode = RTE_RHASHTABLE_QSBR_MODE_DQ;

@@ -12,6 +12,7 @@
  */
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include <rte_common.h>
 #include <rte_malloc.h>
 #include <rte_memory.h>
+#include <rte_rcu_qsbr.h>
 
 #include <rte_rhashtable.h>
 #include <rte_rhashtable_config.h>
@@ -52,15 +54,24 @@ test_default_config(void)
 	return TEST_SUCCESS;
 }
 
+/* Parameters of a table of objects with key_len-byte keys at key_offset. */
 static inline void
-test_params_init(struct rte_rhashtable_params *p, const char *name)
+test_params_set(struct rte_rhashtable_params *p, const char *name, uint32_t key_len,
+	size_t key_offset, size_t head_offset)
 {
 	memset(p, 0, sizeof(*p));
 	p->name = name;
 	p->socket_id = SOCKET_ID_ANY;
-	p->key_len = sizeof(uint32_t);
-	p->key_offset = offsetof(struct test_obj, key);
-	p->head_offset = offsetof(struct test_obj, node);
+	p->key_len = key_len;
+	p->key_offset = key_offset;
+	p->head_offset = head_offset;
+}
+
+static inline void
+test_params_init(struct rte_rhashtable_params *p, const char *name)
+{
+	test_params_set(p, name, sizeof(uint32_t), offsetof(struct test_obj, key),
+		offsetof(struct test_obj, node));
 }
 
 /* n objects with keys first, first + 1, ...; free with rte_free(). */
@@ -169,18 +180,49 @@ test_table_seed(struct rte_rhashtable *ht, uint32_t idx)
 	return info.seed;
 }
 
-/* Bytes allocated from the rte_malloc heaps of every socket. */
-static inline uint64_t
-test_heap_allocated(void)
+/* A QSBR variable for every lcore id; NULL on no memory. */
+static inline struct rte_rcu_qsbr *
+test_qsbr_create(void)
 {
+	size_t sz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
+	struct rte_rcu_qsbr *v = rte_zmalloc("test_qsbr", sz, RTE_CACHE_LINE_SIZE);
+
+	if (v != NULL && rte_rcu_qsbr_init(v, RTE_MAX_LCORE) != 0) {
+		rte_free(v);
+		v = NULL;
+	}
+	return v;
+}
+
+/* What the rte_malloc heaps of every socket hold: compared before and after. */
+struct test_heap {
+	uint64_t bytes;       /* allocated */
+	uint64_t blocks;      /* allocated */
+	uint64_t free_bytes;
+};
+
+static inline struct test_heap
+test_heap_usage(void)
+{
+	struct test_heap h = { 0, 0, 0 };
 	struct rte_malloc_socket_stats st;
-	uint64_t total = 0;
 	unsigned int i;
 
-	for (i = 0; i < rte_socket_count(); i++)
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
-			total += st.heap_allocsz_bytes;
-	return total;
+	for (i = 0; i < rte_socket_count(); i++) {
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) != 0)
+			continue;
+		h.bytes += st.heap_allocsz_bytes;
+		h.blocks += st.alloc_count;
+		h.free_bytes += st.heap_freesz_bytes;
+	}
+	return h;
+}
+
+/* Both measures hold the same allocations. */
+static inline bool
+test_heap_same(const struct test_heap *a, const struct test_heap *b)
+{
+	return a->bytes == b->bytes && a->blocks == b->blocks;
 }
 
 #endif /* _TEST_RHASHTABLE_UTIL_H_ */

@@ -272,7 +272,7 @@ ws_setup(const struct ws_cfg *cfg)
 	p.automatic_shrinking = true;
 	p.min_size = WS_MIN_SIZE;
 	ws.ht = rte_rhashtable_create(&p);
-	ws.v = stress_qsbr_create();
+	ws.v = test_qsbr_create();
 	ws.stable = calloc(cfg->nstable, sizeof(*ws.stable));
 	ws.bulk = calloc(cfg->bulk_target, sizeof(*ws.bulk));
 	if (stress_pool_init() != 0 || ws.ht == NULL || ws.v == NULL || ws.stable == NULL ||
