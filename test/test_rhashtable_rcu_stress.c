@@ -977,61 +977,36 @@ out:
 
 static bool rs_long;
 
-static unsigned int
-rs_secs(unsigned int short_s, unsigned int div)
-{
-	return rs_long ? RTE_MAX(stress_seconds(60) / div, 5U) : short_s;
-}
+/* A case: rs_cfg as the short run has it, and what the long run changes. */
+struct rs_case_def {
+	struct rs_cfg cfg;
+	unsigned int long_div;  /* long run: stress_seconds(60) / long_div, 5 s at least */
+	uint32_t long_bulk;
+};
+
+static const struct rs_case_def rs_dq_service = {
+	{ "rht_rcu_dq_svc", RTE_RHASHTABLE_QSBR_MODE_DQ, RS_WORKER_SERVICE, 5, 256U << 10,
+		8192, 4096 }, 1, 4U << 20 };
+static const struct rs_case_def rs_sync_service = {
+	{ "rht_rcu_sync_svc", RTE_RHASHTABLE_QSBR_MODE_SYNC, RS_WORKER_SERVICE, 3, 4U << 10,
+		4096, 1024 }, 4, 64U << 10 };
+static const struct rs_case_def rs_dq_rehash_run = {
+	{ "rht_rcu_dq_run", RTE_RHASHTABLE_QSBR_MODE_DQ, RS_WORKER_RUN, 3, 128U << 10,
+		8192, 4096 }, 4, 1U << 20 };
+static const struct rs_case_def rs_emergency_only = {
+	{ "rht_rcu_emergency", RTE_RHASHTABLE_QSBR_MODE_DQ, RS_WORKER_NONE, 2, 128U << 10,
+		8192, 4096 }, 6, 1U << 20 };
 
 static int
-test_rcu_dq_service(void)
+rs_case_run(const void *data)
 {
-	struct rs_cfg cfg = {
-		.name = "rht_rcu_dq_svc", .mode = RTE_RHASHTABLE_QSBR_MODE_DQ,
-		.worker = RS_WORKER_SERVICE, .seconds = rs_secs(5, 1),
-		.bulk_target = rs_long ? 4U << 20 : 256U << 10,
-		.nstable = 8192, .nchurn = 4096,
-	};
+	const struct rs_case_def *def = data;
+	struct rs_cfg cfg = def->cfg;
 
-	return rs_case(&cfg);
-}
-
-static int
-test_rcu_sync_service(void)
-{
-	struct rs_cfg cfg = {
-		.name = "rht_rcu_sync_svc", .mode = RTE_RHASHTABLE_QSBR_MODE_SYNC,
-		.worker = RS_WORKER_SERVICE, .seconds = rs_secs(3, 4),
-		.bulk_target = rs_long ? 64U << 10 : 4U << 10,
-		.nstable = 4096, .nchurn = 1024,
-	};
-
-	return rs_case(&cfg);
-}
-
-static int
-test_rcu_dq_rehash_run(void)
-{
-	struct rs_cfg cfg = {
-		.name = "rht_rcu_dq_run", .mode = RTE_RHASHTABLE_QSBR_MODE_DQ,
-		.worker = RS_WORKER_RUN, .seconds = rs_secs(3, 4),
-		.bulk_target = rs_long ? 1U << 20 : 128U << 10,
-		.nstable = 8192, .nchurn = 4096,
-	};
-
-	return rs_case(&cfg);
-}
-
-static int
-test_rcu_emergency_only(void)
-{
-	struct rs_cfg cfg = {
-		.name = "rht_rcu_emergency", .mode = RTE_RHASHTABLE_QSBR_MODE_DQ,
-		.worker = RS_WORKER_NONE, .seconds = rs_secs(2, 6),
-		.bulk_target = rs_long ? 1U << 20 : 128U << 10,
-		.nstable = 8192, .nchurn = 4096,
-	};
-
+	if (rs_long) {
+		cfg.seconds = RTE_MAX(stress_seconds(60) / def->long_div, 5U);
+		cfg.bulk_target = def->long_bulk;
+	}
 	return rs_case(&cfg);
 }
 
@@ -1041,13 +1016,16 @@ test_rcu_writers_race(void)
 	return rs_long ? race_case(200000, 1U << 16) : race_case(20000, 20000);
 }
 
+#define RS_CASE(c) \
+	TEST_CASE_NAMED_WITH_DATA("test_rcu_" #c, NULL, NULL, rs_case_run, &rs_##c)
+
 static struct unit_test_suite rcu_stress_suite = {
 	.suite_name = "rhashtable RCU stress",
 	.unit_test_cases = {
-		TEST_CASE(test_rcu_dq_service),
-		TEST_CASE(test_rcu_sync_service),
-		TEST_CASE(test_rcu_dq_rehash_run),
-		TEST_CASE(test_rcu_emergency_only),
+		RS_CASE(dq_service),
+		RS_CASE(sync_service),
+		RS_CASE(dq_rehash_run),
+		RS_CASE(emergency_only),
 		TEST_CASE(test_rcu_writers_race),
 		TEST_CASES_END(),
 	},

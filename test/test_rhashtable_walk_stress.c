@@ -410,54 +410,46 @@ out:
 
 static bool ws_long;
 
-static unsigned int
-ws_secs(unsigned int short_s)
-{
-	return ws_long ? RTE_MAX(stress_seconds(60) / 3, 5U) : short_s;
-}
+/* A case as the short run has it; the long run lasts a third of
+ * stress_seconds(60) (5 s at least) with long_bulk bulk keys.
+ */
+struct ws_case_def {
+	struct ws_cfg cfg;
+	uint32_t long_bulk;
+};
 
-/* Grows and re-seeds under the walkers; the writer only inserts. */
+/* grows and re-seeds under the walkers; the writer only inserts */
+static const struct ws_case_def ws_rehash = { { .name = "rht_walk_rehash", .seconds = 4,
+	.nstable = 8192, .bulk_target = 256U << 10 }, 2U << 20 };
+/* grows, shrinks and re-seeds: the writer fills and empties the table */
+static const struct ws_case_def ws_churn = { { .name = "rht_walk_churn", .seconds = 4,
+	.nstable = 8192, .bulk_target = 128U << 10, .removals = true }, 1U << 20 };
+/* every other walk holds the rehash lock while the writer inserts */
+static const struct ws_case_def ws_locked = { { .name = "rht_walk_locked", .seconds = 3,
+	.nstable = 8192, .bulk_target = 256U << 10, .locked_walks = true }, 2U << 20 };
+
 static int
-test_walk_rehash(void)
+ws_case_run(const void *data)
 {
-	struct ws_cfg cfg = {
-		.name = "rht_walk_rehash", .seconds = ws_secs(4), .nstable = 8192,
-		.bulk_target = ws_long ? 2U << 20 : 256U << 10,
-	};
+	const struct ws_case_def *def = data;
+	struct ws_cfg cfg = def->cfg;
 
+	if (ws_long) {
+		cfg.seconds = RTE_MAX(stress_seconds(60) / 3, 5U);
+		cfg.bulk_target = def->long_bulk;
+	}
 	return ws_case(&cfg);
 }
 
-/* Grows, shrinks and re-seeds: the writer fills and empties the table. */
-static int
-test_walk_churn(void)
-{
-	struct ws_cfg cfg = {
-		.name = "rht_walk_churn", .seconds = ws_secs(4), .nstable = 8192,
-		.bulk_target = ws_long ? 1U << 20 : 128U << 10, .removals = true,
-	};
-
-	return ws_case(&cfg);
-}
-
-/* Every other walk holds the rehash lock while the writer inserts. */
-static int
-test_walk_locked(void)
-{
-	struct ws_cfg cfg = {
-		.name = "rht_walk_locked", .seconds = ws_secs(3), .nstable = 8192,
-		.bulk_target = ws_long ? 2U << 20 : 256U << 10, .locked_walks = true,
-	};
-
-	return ws_case(&cfg);
-}
+#define WS_CASE(c) \
+	TEST_CASE_NAMED_WITH_DATA("test_walk_" #c, NULL, NULL, ws_case_run, &ws_##c)
 
 static struct unit_test_suite walk_stress_suite = {
 	.suite_name = "rhashtable walk stress",
 	.unit_test_cases = {
-		TEST_CASE(test_walk_rehash),
-		TEST_CASE(test_walk_churn),
-		TEST_CASE(test_walk_locked),
+		WS_CASE(rehash),
+		WS_CASE(churn),
+		WS_CASE(locked),
 		TEST_CASES_END(),
 	},
 };
