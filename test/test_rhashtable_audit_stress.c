@@ -246,8 +246,7 @@ as_reinsert_reader(void *arg)
 	uint64_t round;
 
 	RTE_SET_USED(arg);
-	rte_rcu_qsbr_thread_register(as.v, id);
-	rte_rcu_qsbr_thread_online(as.v, id);
+	test_qsbr_reader_start(as.v, id);
 	for (round = 0; !as_stopped(); round++) {
 		as_lookup_round(c);
 		if (round % 64 == 0)
@@ -255,8 +254,7 @@ as_reinsert_reader(void *arg)
 		rte_rcu_qsbr_quiescent(as.v, id);
 		c->qs++;
 	}
-	rte_rcu_qsbr_thread_offline(as.v, id);
-	rte_rcu_qsbr_thread_unregister(as.v, id);
+	test_qsbr_reader_stop(as.v, id);
 	return 0;
 }
 

@@ -66,8 +66,7 @@ static void
 rcu_teardown(void)
 {
 	/* the table's free waits for a grace period: no reader may be online */
-	rte_rcu_qsbr_thread_offline(qv, reader_id);
-	rte_rcu_qsbr_thread_unregister(qv, reader_id);
+	test_qsbr_reader_stop(qv, reader_id);
 	rte_rhashtable_free(ht);
 	rte_free(objs);
 	rte_free(qv);
@@ -138,8 +137,7 @@ test_rcu_dq_objects(void)
 
 	twin->key = objs[4].key;
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rcu_qsbr_add(ht, &cfg), "rcu_qsbr_add");
-	TEST_ASSERT_SUCCESS(rte_rcu_qsbr_thread_register(qv, reader_id), "register");
-	rte_rcu_qsbr_thread_online(qv, reader_id);
+	TEST_ASSERT_SUCCESS(test_qsbr_reader_start(qv, reader_id), "register");
 
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 20), "insert");
 	TEST_ASSERT_SUCCESS(remove_five(twin), "remove");
@@ -175,8 +173,7 @@ test_rcu_dq_tables(void)
 
 	cfg.free_obj = NULL;
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rcu_qsbr_add(ht, &cfg), "rcu_qsbr_add");
-	TEST_ASSERT_SUCCESS(rte_rcu_qsbr_thread_register(qv, reader_id), "register");
-	rte_rcu_qsbr_thread_online(qv, reader_id);
+	TEST_ASSERT_SUCCESS(test_qsbr_reader_start(qv, reader_id), "register");
 
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 60), "insert");
 	freed_before = test_stats(ht).tables_freed;

@@ -205,10 +205,8 @@ rs_reader(void *arg)
 
 	RTE_SET_USED(arg);
 	/* negative control: readers the table does not wait for must be caught */
-	if (getenv("RHT_STRESS_NEGATIVE_CONTROL") == NULL) {
-		rte_rcu_qsbr_thread_register(rs.v, id);
-		rte_rcu_qsbr_thread_online(rs.v, id);
-	}
+	if (getenv("RHT_STRESS_NEGATIVE_CONTROL") == NULL)
+		test_qsbr_reader_start(rs.v, id);
 	while (!rs_stopped()) {
 		rs_reader_burst(c, &rng);
 		for (i = 0; i < RS_SINGLES; i++) {
@@ -221,8 +219,7 @@ rs_reader(void *arg)
 		rte_rcu_qsbr_quiescent(rs.v, id);
 		c->qs++;
 	}
-	rte_rcu_qsbr_thread_offline(rs.v, id);
-	rte_rcu_qsbr_thread_unregister(rs.v, id);
+	test_qsbr_reader_stop(rs.v, id);
 	return 0;
 }
 
@@ -435,8 +432,7 @@ rs_writer(void *arg)
 	struct stress_counts *c = &rs.counts[id];
 	uint32_t i;
 
-	rte_rcu_qsbr_thread_register(rs.v, id);
-	rte_rcu_qsbr_thread_online(rs.v, id);
+	test_qsbr_reader_start(rs.v, id);
 	while (!rs_stopped()) {
 		if (w->bulk != NULL) {
 			rs_bulk_step(w, id, c);
@@ -449,8 +445,7 @@ rs_writer(void *arg)
 		rte_rcu_qsbr_quiescent(rs.v, id);
 		c->qs++;
 	}
-	rte_rcu_qsbr_thread_offline(rs.v, id);
-	rte_rcu_qsbr_thread_unregister(rs.v, id);
+	test_qsbr_reader_stop(rs.v, id);
 	w->present = w->nbulk;
 	for (i = 0; i < rs.cfg->nchurn; i++)
 		w->present += w->churn[i] != NULL;
@@ -830,8 +825,7 @@ race_writer(void *arg)
 	unsigned int id = rte_lcore_id();
 	struct stress_counts *c = &race.counts[id];
 
-	rte_rcu_qsbr_thread_register(race.v, id);
-	rte_rcu_qsbr_thread_online(race.v, id);
+	test_qsbr_reader_start(race.v, id);
 	race_own(w, id, c);
 	race_shared_insert(id, c);
 	/* every winner is known before anyone removes */
@@ -839,8 +833,7 @@ race_writer(void *arg)
 	while (rte_atomic_load_explicit(&race.barrier, rte_memory_order_acquire) < race.nwriters)
 		rte_rcu_qsbr_quiescent(race.v, id);
 	race_shared_remove(id, c);
-	rte_rcu_qsbr_thread_offline(race.v, id);
-	rte_rcu_qsbr_thread_unregister(race.v, id);
+	test_qsbr_reader_stop(race.v, id);
 	rte_atomic_fetch_add_explicit(&race.done, 1, rte_memory_order_release);
 	return 0;
 }
@@ -958,11 +951,9 @@ race_case(uint32_t n_own, uint32_t nshared)
 	       n, n_own, race.nshared,
 	       (rte_get_timer_cycles() - start) * 1000 / rte_get_timer_hz());
 	/* the service may still be rehashing: look up as a registered reader */
-	rte_rcu_qsbr_thread_register(race.v, rte_lcore_id());
-	rte_rcu_qsbr_thread_online(race.v, rte_lcore_id());
+	test_qsbr_reader_start(race.v, rte_lcore_id());
 	ret = race_check();
-	rte_rcu_qsbr_thread_offline(race.v, rte_lcore_id());
-	rte_rcu_qsbr_thread_unregister(race.v, rte_lcore_id());
+	test_qsbr_reader_stop(race.v, rte_lcore_id());
 	if (ret == TEST_SUCCESS && !stress_wait_rest(race.ht, 10.0, RS_MIN_SIZE,
 						      service_lcore < 0)) {
 		printf("writers race: the table did not come to rest\n");
@@ -1218,15 +1209,13 @@ dqf_writer(void *arg)
 	uint32_t i;
 
 	RTE_SET_USED(arg);
-	rte_rcu_qsbr_thread_register(dqf.v, id);
-	rte_rcu_qsbr_thread_online(dqf.v, id);
+	test_qsbr_reader_start(dqf.v, id);
 	for (i = 0; i < DQF_OBJS; i++) {
 		if (rte_rhashtable_remove(dqf.ht, &dqf.objs[i].node) == 0)
 			rte_atomic_fetch_add_explicit(&dqf.removed, 1, rte_memory_order_relaxed);
 		rte_rcu_qsbr_quiescent(dqf.v, id);
 	}
-	rte_rcu_qsbr_thread_offline(dqf.v, id);
-	rte_rcu_qsbr_thread_unregister(dqf.v, id);
+	test_qsbr_reader_stop(dqf.v, id);
 	rte_atomic_store_explicit(&dqf.done, 1, rte_memory_order_release);
 	return 0;
 }
@@ -1272,14 +1261,12 @@ test_rhashtable_rcu_dq_full_repro(void)
 	}
 	TEST_ASSERT_SUCCESS(dqf_setup(), "setup");
 	/* a reader that holds every grace period open for a while */
-	rte_rcu_qsbr_thread_register(dqf.v, DQF_HOLDER);
-	rte_rcu_qsbr_thread_online(dqf.v, DQF_HOLDER);
+	test_qsbr_reader_start(dqf.v, DQF_HOLDER);
 	rte_eal_remote_launch(dqf_writer, NULL, lcores[0]);
 	rte_delay_us_sleep(200 * 1000);
 	printf("removed %u of %u while a reader held the grace period\n",
 	       rte_atomic_load_explicit(&dqf.removed, rte_memory_order_relaxed), DQF_OBJS);
-	rte_rcu_qsbr_thread_offline(dqf.v, DQF_HOLDER);
-	rte_rcu_qsbr_thread_unregister(dqf.v, DQF_HOLDER);
+	test_qsbr_reader_stop(dqf.v, DQF_HOLDER);
 	blocked = !wr_wait(&dqf.done, 1000);
 	while (rte_atomic_load_explicit(&dqf.done, rte_memory_order_acquire) == 0) {
 		rte_rcu_qsbr_quiescent(dqf.v, lcores[0]);

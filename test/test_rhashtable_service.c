@@ -72,8 +72,7 @@ attach_qsbr(void)
 	cfg.v = qv;
 	cfg.mode = RTE_RHASHTABLE_QSBR_MODE_DQ;
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rcu_qsbr_add(ht, &cfg), "rcu_qsbr_add");
-	TEST_ASSERT_SUCCESS(rte_rcu_qsbr_thread_register(qv, rte_lcore_id()), "register");
-	rte_rcu_qsbr_thread_online(qv, rte_lcore_id());
+	TEST_ASSERT_SUCCESS(test_qsbr_reader_start(qv, rte_lcore_id()), "register");
 	return TEST_SUCCESS;
 }
 
@@ -135,8 +134,7 @@ service_teardown(void)
 		rte_service_lcore_del(service_lcore);
 	}
 	if (qv != NULL) {
-		rte_rcu_qsbr_thread_offline(qv, rte_lcore_id());
-		rte_rcu_qsbr_thread_unregister(qv, rte_lcore_id());
+		test_qsbr_reader_stop(qv, rte_lcore_id());
 	}
 	rte_rhashtable_free(ht);
 	rte_free(qv);

@@ -329,16 +329,14 @@ rel_reader_main(void *arg)
 	uint64_t seed = 0x9e3779b97f4a7c15ULL * (id + 1);
 	unsigned int j;
 
-	if (rte_rcu_qsbr_thread_register(r->v, id) != 0)
+	if (test_qsbr_reader_start(r->v, id) != 0)
 		return -1;
-	rte_rcu_qsbr_thread_online(r->v, id);
 	while (rte_atomic_load_explicit(&r->stop, rte_memory_order_acquire) == 0) {
 		for (j = 0; j < 64; j++)
 			rel_reader_probe(r, c, &seed);
 		rte_rcu_qsbr_quiescent(r->v, id);
 	}
-	rte_rcu_qsbr_thread_offline(r->v, id);
-	rte_rcu_qsbr_thread_unregister(r->v, id);
+	test_qsbr_reader_stop(r->v, id);
 	return 0;
 }
 

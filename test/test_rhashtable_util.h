@@ -194,6 +194,25 @@ test_qsbr_create(void)
 	return v;
 }
 
+/* Lcore id becomes an online reader of v: 0, or the error of the registration. */
+static inline int
+test_qsbr_reader_start(struct rte_rcu_qsbr *v, unsigned int id)
+{
+	int ret = rte_rcu_qsbr_thread_register(v, id);
+
+	if (ret == 0)
+		rte_rcu_qsbr_thread_online(v, id);
+	return ret;
+}
+
+/* Lcore id stops being a reader of v. */
+static inline void
+test_qsbr_reader_stop(struct rte_rcu_qsbr *v, unsigned int id)
+{
+	rte_rcu_qsbr_thread_offline(v, id);
+	rte_rcu_qsbr_thread_unregister(v, id);
+}
+
 /* What the rte_malloc heaps of every socket hold: compared before and after. */
 struct test_heap {
 	uint64_t bytes;       /* allocated */

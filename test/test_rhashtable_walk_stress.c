@@ -127,15 +127,13 @@ ws_writer(void *arg)
 	uint64_t *errors = arg;
 	uint32_t n = 0;
 
-	rte_rcu_qsbr_thread_register(ws.v, id);
-	rte_rcu_qsbr_thread_online(ws.v, id);
+	test_qsbr_reader_start(ws.v, id);
 	while (!ws_stopped()) {
 		ws_writer_step(id, &filling, errors);
 		if ((++n & 63) == 0)
 			rte_rcu_qsbr_quiescent(ws.v, id);
 	}
-	rte_rcu_qsbr_thread_offline(ws.v, id);
-	rte_rcu_qsbr_thread_unregister(ws.v, id);
+	test_qsbr_reader_stop(ws.v, id);
 	return 0;
 }
 
@@ -230,8 +228,7 @@ ws_walker(void *arg)
 	struct ws_counts *c = &ws.counts[id];
 	uint8_t *seen = arg;
 
-	rte_rcu_qsbr_thread_register(ws.v, id);
-	rte_rcu_qsbr_thread_online(ws.v, id);
+	test_qsbr_reader_start(ws.v, id);
 	while (!ws_stopped()) {
 		bool locked = ws.cfg->locked_walks && (c->walks & 1) != 0;
 
@@ -252,8 +249,7 @@ ws_walker(void *arg)
 		c->walks++;
 		rte_rcu_qsbr_quiescent(ws.v, id);
 	}
-	rte_rcu_qsbr_thread_offline(ws.v, id);
-	rte_rcu_qsbr_thread_unregister(ws.v, id);
+	test_qsbr_reader_stop(ws.v, id);
 	return 0;
 }
 
