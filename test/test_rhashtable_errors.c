@@ -124,7 +124,7 @@ table_intact(void)
 		printf("count %u, expected %u\n", rte_rhashtable_count(ht), ERR_N_OBJS);
 		return -1;
 	}
-	if (test_all_found(ht, objs, 0, ERR_N_OBJS) != 0)
+	if (test_found(ht, objs, 0, ERR_N_OBJS, true) != 0)
 		return -1;
 	if (rte_rhashtable_lookup(ht, &outsider->key) != NULL) {
 		printf("an object never inserted is found\n");
@@ -542,12 +542,8 @@ test_rhltable_bad_args(void)
 	struct rte_rhltable *hlt;
 	struct rte_rhlist_head *l;
 
-	memset(&p, 0, sizeof(p));
-	p.name = "rht_err_rhl";
-	p.socket_id = SOCKET_ID_ANY;
-	p.key_len = sizeof(uint32_t);
-	p.key_offset = offsetof(struct err_list_obj, key);
-	p.head_offset = offsetof(struct err_list_obj, node);
+	test_params_set(&p, "rht_err_rhl", sizeof(uint32_t), offsetof(struct err_list_obj, key),
+		offsetof(struct err_list_obj, node));
 	hlt = rte_rhltable_create(&p);
 	TEST_ASSERT_NOT_NULL(hlt, "rhltable create: %s", rte_strerror(rte_errno));
 	TEST_ASSERT_SUCCESS(rte_rhltable_insert(hlt, &a.node), "insert a");
@@ -616,8 +612,8 @@ e2big_fill(struct rte_rhashtable *t, struct test_obj *o, uint32_t limit, bool ru
 			return -1;
 		}
 	}
-	if (rte_rhashtable_count(t) != limit || test_all_found(t, o, 0, limit) != 0 ||
-	    test_none_found(t, o, limit, limit + 3) != 0)
+	if (rte_rhashtable_count(t) != limit || test_found(t, o, 0, limit, true) != 0 ||
+	    test_found(t, o, limit, limit + 3, false) != 0)
 		return -1;
 	/* one out, one in: the freed slot is usable again */
 	if (rte_rhashtable_remove(t, &o[0].node) != 0 ||

@@ -503,7 +503,8 @@ static unsigned int oom_nchunks;
 static void
 oom_ballast(void)
 {
-	while (oom_nchunks < OOM_MAX_CHUNKS && test_heap_usage().free_bytes > OOM_HEAP_LEFT + OOM_CHUNK) {
+	while (oom_nchunks < OOM_MAX_CHUNKS &&
+	       test_heap_usage().free_bytes > OOM_HEAP_LEFT + OOM_CHUNK) {
 		oom_chunks[oom_nchunks] = rte_malloc("rht_oom_ballast", OOM_CHUNK, 0);
 		if (oom_chunks[oom_nchunks] == NULL)
 			break;
@@ -630,7 +631,8 @@ test_rhashtable_oom(void)
 		printf("round %u: %u tables created, %" PRIu64 " objects inserted before "
 		       "memory ran out; heap after free: %+" PRId64 " bytes, %+" PRId64
 		       " blocks\n", round, ntables[round], nobjs[round],
-		       (int64_t)(heap2.bytes - heap1.bytes), (int64_t)(heap2.blocks - heap1.blocks));
+		       (int64_t)(heap2.bytes - heap1.bytes),
+		       (int64_t)(heap2.blocks - heap1.blocks));
 		if (ret != 0 || !test_heap_same(&heap2, &heap1))
 			break;
 	}

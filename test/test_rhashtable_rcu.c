@@ -121,7 +121,7 @@ remove_five(struct test_obj *twin)
 	for (i = 0; i < 4; i++)
 		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove %u", i);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_replace(ht, &objs[4].node, &twin->node), "replace");
-	TEST_ASSERT_SUCCESS(test_none_found(ht, objs, 0, 4), "removed objects");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 4, false), "removed objects");
 	TEST_ASSERT_EQUAL(rte_rhashtable_lookup(ht, &objs[4].key), twin, "replacement");
 	return TEST_SUCCESS;
 }
@@ -182,7 +182,7 @@ test_rcu_dq_tables(void)
 	TEST_ASSERT_EQUAL(s.buckets, 128, "no grow at 94%% load");
 	TEST_ASSERT_EQUAL(s.tables_freed, freed_before,
 			  "old bucket table freed while a reader may be in it");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 60), "lookups after the grow");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 60, true), "lookups after the grow");
 
 	rte_rcu_qsbr_quiescent(qv, reader_id);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
@@ -221,7 +221,7 @@ test_rcu_sync(void)
 	TEST_ASSERT_EQUAL(objs[4].freed, 1, "replaced object not freed");
 	TEST_ASSERT_EQUAL(twin->freed, 0, "replacement freed");
 	TEST_ASSERT_EQUAL(test_stats(ht).reclaim_pending, 0, "SYNC mode queued entries");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 5, 20), "lookups");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 5, 20, true), "lookups");
 
 	/* a grow retires a bucket table: freed at once too, objects untouched */
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 20, 60), "insert");

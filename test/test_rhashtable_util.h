@@ -116,32 +116,20 @@ test_insert_range(struct rte_rhashtable *ht, struct test_obj *objs, uint32_t fro
 	return 0;
 }
 
-/* Every object of objs[from..to) is found, and is that very object. */
+/*
+ * present: every object of objs[from..to) is found, and is that very object;
+ * !present: none of them is found. 0 if so, else -1.
+ */
 static inline int
-test_all_found(const struct rte_rhashtable *ht, struct test_obj *objs, uint32_t from,
-	       uint32_t to)
+test_found(const struct rte_rhashtable *ht, struct test_obj *objs, uint32_t from, uint32_t to,
+	bool present)
 {
 	uint32_t i;
 
 	for (i = from; i < to; i++) {
-		if (rte_rhashtable_lookup(ht, &objs[i].key) != &objs[i]) {
-			printf("key %u (object %u) not found\n", objs[i].key, i);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* No object of objs[from..to) is found. */
-static inline int
-test_none_found(const struct rte_rhashtable *ht, struct test_obj *objs, uint32_t from,
-		uint32_t to)
-{
-	uint32_t i;
-
-	for (i = from; i < to; i++) {
-		if (rte_rhashtable_lookup(ht, &objs[i].key) != NULL) {
-			printf("removed key %u still found\n", objs[i].key);
+		if (rte_rhashtable_lookup(ht, &objs[i].key) != (present ? &objs[i] : NULL)) {
+			printf("key %u (object %u) %s\n", objs[i].key, i,
+			       present ? "not found" : "found after its removal");
 			return -1;
 		}
 	}
@@ -157,6 +145,26 @@ test_stats(const struct rte_rhashtable *ht)
 	if (rte_rhashtable_stats_get(ht, &s) != 0)
 		printf("rte_rhashtable_stats_get failed\n");
 	return s;
+}
+
+/*
+ * Hash function that ignores the seed and gives the value of a 4- or 8-byte
+ * key (truncated): a key has the same bucket index in every table, and keys
+ * k and k + buckets share one.
+ */
+static inline uint32_t
+test_seedless_hash(const void *key, uint32_t key_len, uint32_t seed)
+{
+	uint64_t k64;
+	uint32_t k32;
+
+	RTE_SET_USED(seed);
+	if (key_len == sizeof(k64)) {
+		memcpy(&k64, key, sizeof(k64));
+		return (uint32_t)k64;
+	}
+	memcpy(&k32, key, sizeof(k32));
+	return k32;
 }
 
 /* Buckets of bucket table idx, 0 when it does not exist. */

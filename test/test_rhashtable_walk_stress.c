@@ -470,18 +470,6 @@ REGISTER_FAST_TEST(rhashtable_walk_stress_short_autotest, true, true,
 
 /* ---- one-thread reproducers: changes in the chain being walked ---- */
 
-/* Keys k and k + 64 share bucket k & 63 of a 64-bucket table. */
-static uint32_t
-repro_hash(const void *key, uint32_t key_len, uint32_t seed)
-{
-	uint64_t k;
-
-	RTE_SET_USED(key_len);
-	RTE_SET_USED(seed);
-	memcpy(&k, key, sizeof(k));
-	return (uint32_t)k;
-}
-
 static struct rte_rhashtable *repro_ht;
 static struct stress_obj repro_objs[4];
 
@@ -492,7 +480,7 @@ repro_setup(void)
 	uint32_t i;
 
 	stress_params_init(&p, "rht_walk_repro");
-	p.hashfn = repro_hash;
+	p.hashfn = test_seedless_hash; /* keys k and k + 64 share bucket k & 63 */
 	p.nelem_hint = 48; /* 64 buckets */
 	repro_ht = rte_rhashtable_create(&p);
 	if (repro_ht == NULL)
