@@ -33,27 +33,13 @@ static struct test_obj *objs;
 static int
 basic_setup(void)
 {
-	struct rte_rhashtable_params p;
-
-	test_params_init(&p, "rht_basic");
-	ht = rte_rhashtable_create(&p);
-	objs = test_objs_alloc(N_OBJS, 1);
-	if (ht == NULL || objs == NULL) {
-		printf("setup: create failed: %s\n", rte_strerror(rte_errno));
-		rte_rhashtable_free(ht);
-		rte_free(objs);
-		return TEST_FAILED;
-	}
-	return TEST_SUCCESS;
+	return test_table_setup(&ht, &objs, "rht_basic", 0, N_OBJS, 1);
 }
 
 static void
 basic_teardown(void)
 {
-	rte_rhashtable_free(ht);
-	rte_free(objs);
-	ht = NULL;
-	objs = NULL;
+	test_table_teardown(&ht, &objs);
 }
 
 static int

@@ -160,14 +160,9 @@ table_intact(void)
 static int
 errors_setup(void)
 {
-	struct rte_rhashtable_params p;
-
-	test_params_init(&p, "rht_errors");
-	ht = rte_rhashtable_create(&p);
-	objs = test_objs_alloc(ERR_N_OBJS, 1);
 	outsider = test_objs_alloc(1, 0xdead0000);
-	if (ht == NULL || objs == NULL || outsider == NULL ||
-	    test_insert_range(ht, objs, 0, ERR_N_OBJS) != 0 ||
+	if (test_table_setup(&ht, &objs, "rht_errors", 0, ERR_N_OBJS, 1) != TEST_SUCCESS ||
+	    outsider == NULL || test_insert_range(ht, objs, 0, ERR_N_OBJS) != 0 ||
 	    rte_rhashtable_rehash_run(ht) != 0) {
 		printf("errors setup failed\n");
 		return TEST_FAILED;
@@ -178,11 +173,8 @@ errors_setup(void)
 static void
 errors_teardown(void)
 {
-	rte_rhashtable_free(ht);
-	rte_free(objs);
+	test_table_teardown(&ht, &objs);
 	rte_free(outsider);
-	ht = NULL;
-	objs = NULL;
 	outsider = NULL;
 	printf("bad inputs tried: %u\n", bad_inputs);
 }

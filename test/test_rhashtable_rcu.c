@@ -45,18 +45,13 @@ free_obj_cb(void *ctx, void *obj)
 static int
 rcu_setup(void)
 {
-	struct rte_rhashtable_params p;
-
-	test_params_init(&p, "rht_rcu");
-	ht = rte_rhashtable_create(&p);
-	objs = test_objs_alloc(N_OBJS, 500);
-	qv = test_qsbr_create();
 	nfreed = 0;
 	reader_id = rte_lcore_id();
-	if (ht == NULL || objs == NULL || qv == NULL) {
-		rte_rhashtable_free(ht);
-		rte_free(objs);
-		rte_free(qv);
+	if (test_table_setup(&ht, &objs, "rht_rcu", 0, N_OBJS, 500) != TEST_SUCCESS)
+		return TEST_FAILED;
+	qv = test_qsbr_create();
+	if (qv == NULL) {
+		test_table_teardown(&ht, &objs);
 		return TEST_FAILED;
 	}
 	return TEST_SUCCESS;
@@ -67,11 +62,8 @@ rcu_teardown(void)
 {
 	/* the table's free waits for a grace period: no reader may be online */
 	test_qsbr_reader_stop(qv, reader_id);
-	rte_rhashtable_free(ht);
-	rte_free(objs);
+	test_table_teardown(&ht, &objs);
 	rte_free(qv);
-	ht = NULL;
-	objs = NULL;
 	qv = NULL;
 }
 

@@ -113,14 +113,9 @@ wait_for_grow(uint32_t buckets)
 static int
 service_setup(void)
 {
-	struct rte_rhashtable_params p;
-
-	test_params_init(&p, "rht_svc");
-	ht = rte_rhashtable_create(&p);
-	objs = test_objs_alloc(N_OBJS, 1);
 	qv = NULL;
 	service_lcore = RTE_MAX_LCORE;
-	return ht != NULL && objs != NULL ? TEST_SUCCESS : TEST_FAILED;
+	return test_table_setup(&ht, &objs, "rht_svc", 0, N_OBJS, 1);
 }
 
 static void
@@ -133,15 +128,11 @@ service_teardown(void)
 		rte_eal_wait_lcore(service_lcore);
 		rte_service_lcore_del(service_lcore);
 	}
-	if (qv != NULL) {
+	if (qv != NULL)
 		test_qsbr_reader_stop(qv, rte_lcore_id());
-	}
-	rte_rhashtable_free(ht);
+	test_table_teardown(&ht, &objs);
 	rte_free(qv);
-	rte_free(objs);
-	ht = NULL;
 	qv = NULL;
-	objs = NULL;
 }
 
 static int

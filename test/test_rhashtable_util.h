@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_memory.h>
 #include <rte_rcu_qsbr.h>
@@ -88,6 +89,40 @@ test_objs_alloc(uint32_t n, uint32_t first)
 		objs[i].key = first + i;
 	}
 	return objs;
+}
+
+/*
+ * The usual fixture: *ht a table named name (nelem_hint hint), *objs n objects
+ * with keys first, first + 1, ... TEST_SUCCESS, or TEST_FAILED with neither.
+ */
+static inline int
+test_table_setup(struct rte_rhashtable **ht, struct test_obj **objs, const char *name,
+	uint16_t hint, uint32_t n, uint32_t first)
+{
+	struct rte_rhashtable_params p;
+
+	test_params_init(&p, name);
+	p.nelem_hint = hint;
+	*ht = rte_rhashtable_create(&p);
+	*objs = test_objs_alloc(n, first);
+	if (*ht != NULL && *objs != NULL)
+		return TEST_SUCCESS;
+	printf("setup of %s failed: %s\n", name, rte_strerror(rte_errno));
+	rte_rhashtable_free(*ht);
+	rte_free(*objs);
+	*ht = NULL;
+	*objs = NULL;
+	return TEST_FAILED;
+}
+
+/* Free what test_table_setup() made. */
+static inline void
+test_table_teardown(struct rte_rhashtable **ht, struct test_obj **objs)
+{
+	rte_rhashtable_free(*ht);
+	rte_free(*objs);
+	*ht = NULL;
+	*objs = NULL;
 }
 
 static inline void
