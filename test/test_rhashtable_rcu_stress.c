@@ -313,24 +313,33 @@ rs_bulk_step(struct rs_writer *w, unsigned int id, struct stress_counts *c)
 	}
 }
 
-/* Replace a stable object: its key stays present for readers throughout. */
+/* Replace *slot by a new object with its key (what names it in errors). */
 static void
-rs_stable_replace(struct rs_writer *w, unsigned int id, struct stress_counts *c)
+rs_replace_slot(struct rs_writer *w, struct stress_obj **slot, uint64_t key, unsigned int id,
+		struct stress_counts *c, const char *what)
 {
-	uint32_t i = rs_rand(&w->rng) % rs.cfg->nstable;
-	uint64_t key = STRESS_KEY(STRESS_CLS_STABLE, i);
 	struct stress_obj *n = stress_obj_new(key, id);
 	int ret;
 
 	if (n == NULL)
 		return;
-	ret = rs_replace(w, rs.stable[i], n, id);
+	ret = rs_replace(w, *slot, n, id);
 	if (ret != 0) {
-		rs_error(c, "stable replace", key, ret);
+		rs_error(c, what, key, ret);
 		stress_obj_discard(n);
 		return;
 	}
-	rs.stable[i] = n;
+	*slot = n;
+}
+
+/* Replace a stable object: its key stays present for readers throughout. */
+static void
+rs_stable_replace(struct rs_writer *w, unsigned int id, struct stress_counts *c)
+{
+	uint32_t i = rs_rand(&w->rng) % rs.cfg->nstable;
+
+	rs_replace_slot(w, &rs.stable[i], STRESS_KEY(STRESS_CLS_STABLE, i), id, c,
+			"stable replace");
 }
 
 /* Insert a churn key with one of the three insert calls. */
@@ -388,7 +397,7 @@ rs_churn_step(struct rs_writer *w, unsigned int id, struct stress_counts *c)
 {
 	uint32_t i = rs_rand(&w->rng) % rs.cfg->nchurn;
 	uint64_t key = STRESS_KEY(STRESS_CLS_CHURN, w->idx * rs.cfg->nchurn + i);
-	struct stress_obj *o = w->churn[i], *n;
+	struct stress_obj *o = w->churn[i];
 	int ret;
 
 	if (o == NULL) {
@@ -403,16 +412,7 @@ rs_churn_step(struct rs_writer *w, unsigned int id, struct stress_counts *c)
 				w->churn[i] = NULL;
 			break;
 		case 2:
-			n = stress_obj_new(key, id);
-			if (n == NULL)
-				break;
-			ret = rs_replace(w, o, n, id);
-			if (ret != 0) {
-				rs_error(c, "churn replace", key, ret);
-				stress_obj_discard(n);
-			} else {
-				w->churn[i] = n;
-			}
+			rs_replace_slot(w, &w->churn[i], key, id, c, "churn replace");
 			break;
 		default:
 			rs_churn_get_existing(w, i, key, id, c);

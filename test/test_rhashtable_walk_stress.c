@@ -504,7 +504,18 @@ repro_teardown(void)
 	repro_ht = NULL;
 }
 
-/* Walk to the end; count how often each repro object was returned. */
+/* Enter and start a walk of repro_ht; *obj its first object, counted in seen. */
+static int
+repro_walk_first(struct rte_rhashtable_iter *it, uint32_t *seen, void **obj)
+{
+	rte_rhashtable_walk_enter(repro_ht, it);
+	rte_rhashtable_walk_start(it);
+	TEST_ASSERT_SUCCESS(rte_rhashtable_walk_next(it, obj), "first object");
+	seen[(struct stress_obj *)*obj - repro_objs]++;
+	return TEST_SUCCESS;
+}
+
+/* Walk to the end, stop and exit; count how often each object was returned. */
 static int
 repro_walk_rest(struct rte_rhashtable_iter *it, uint32_t *seen)
 {
@@ -514,6 +525,8 @@ repro_walk_rest(struct rte_rhashtable_iter *it, uint32_t *seen)
 	while ((ret = rte_rhashtable_walk_next(it, &obj)) == 0 || ret == -EAGAIN)
 		if (ret == 0)
 			seen[(struct stress_obj *)obj - repro_objs]++;
+	rte_rhashtable_walk_stop(it);
+	rte_rhashtable_walk_exit(it);
 	return ret == -ENOENT ? 0 : ret;
 }
 
@@ -528,15 +541,10 @@ test_walk_repro_remove(void)
 	uint32_t seen[RTE_DIM(repro_objs)] = { 0 };
 	void *obj;
 
-	rte_rhashtable_walk_enter(repro_ht, &it);
-	rte_rhashtable_walk_start(&it);
-	TEST_ASSERT_SUCCESS(rte_rhashtable_walk_next(&it, &obj), "first object");
+	TEST_ASSERT_SUCCESS(repro_walk_first(&it, seen, &obj), "walk start");
 	TEST_ASSERT(obj == &repro_objs[1], "the chain head comes first");
-	seen[1]++;
 	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(repro_ht, &repro_objs[1].node), "remove");
 	TEST_ASSERT_SUCCESS(repro_walk_rest(&it, seen), "walk");
-	rte_rhashtable_walk_stop(&it);
-	rte_rhashtable_walk_exit(&it);
 	TEST_ASSERT_EQUAL(seen[2], 1, "object present for the whole walk returned %u times "
 			  "after an object before it in its chain was removed", seen[2]);
 	return TEST_SUCCESS;
@@ -554,14 +562,9 @@ test_walk_repro_insert_locked(void)
 	void *obj;
 
 	rte_rhashtable_rehash_lock(repro_ht);
-	rte_rhashtable_walk_enter(repro_ht, &it);
-	rte_rhashtable_walk_start(&it);
-	TEST_ASSERT_SUCCESS(rte_rhashtable_walk_next(&it, &obj), "first object");
-	seen[(struct stress_obj *)obj - repro_objs]++;
+	TEST_ASSERT_SUCCESS(repro_walk_first(&it, seen, &obj), "walk start");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_insert(repro_ht, &repro_objs[3].node), "insert");
 	TEST_ASSERT_SUCCESS(repro_walk_rest(&it, seen), "walk");
-	rte_rhashtable_walk_stop(&it);
-	rte_rhashtable_walk_exit(&it);
 	rte_rhashtable_rehash_unlock(repro_ht);
 	TEST_ASSERT(seen[1] == 1 && seen[2] == 1, "under the rehash lock, objects present "
 		    "throughout returned %u and %u times after an insert in their chain",
@@ -577,16 +580,11 @@ test_walk_repro_remove_paused(void)
 	uint32_t seen[RTE_DIM(repro_objs)] = { 0 };
 	void *obj;
 
-	rte_rhashtable_walk_enter(repro_ht, &it);
-	rte_rhashtable_walk_start(&it);
-	TEST_ASSERT_SUCCESS(rte_rhashtable_walk_next(&it, &obj), "first object");
-	seen[(struct stress_obj *)obj - repro_objs]++;
+	TEST_ASSERT_SUCCESS(repro_walk_first(&it, seen, &obj), "walk start");
 	rte_rhashtable_walk_stop(&it);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(repro_ht, &repro_objs[1].node), "remove");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_walk_start_check(&it), "no rehash happened");
 	TEST_ASSERT_SUCCESS(repro_walk_rest(&it, seen), "walk");
-	rte_rhashtable_walk_stop(&it);
-	rte_rhashtable_walk_exit(&it);
 	TEST_ASSERT_EQUAL(seen[2], 1, "object present for the whole walk returned %u times "
 			  "after an object before it was removed during a pause", seen[2]);
 	return TEST_SUCCESS;
