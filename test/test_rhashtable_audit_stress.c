@@ -135,18 +135,6 @@ as_launch(lcore_function_t *writer, lcore_function_t *reader)
 	return TEST_SUCCESS;
 }
 
-static struct stress_totals
-as_totals(void)
-{
-	struct stress_totals t;
-	unsigned int i;
-
-	memset(&t, 0, sizeof(t));
-	for (i = 0; i < RTE_MAX_LCORE; i++)
-		stress_totals_add(&t, &as.counts[i]);
-	return t;
-}
-
 /*
  * Run the case's lcores to their deadline and collect their counters and
  * the table's; when the lcores cannot be had, clean up and return why.
@@ -162,7 +150,7 @@ as_run(lcore_function_t *writer, lcore_function_t *reader, struct stress_totals 
 		return ret;
 	}
 	rte_eal_mp_wait_lcore();
-	*t = as_totals();
+	*t = stress_totals_sum(as.counts);
 	rte_rhashtable_stats_get(as.ht, s);
 	return TEST_SUCCESS;
 }

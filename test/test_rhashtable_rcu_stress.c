@@ -539,12 +539,8 @@ rs_cleanup(int service_lcore)
 static bool
 rs_failing(void)
 {
-	struct stress_totals t;
-	unsigned int l;
+	struct stress_totals t = stress_totals_sum(rs.counts);
 
-	memset(&t, 0, sizeof(t));
-	for (l = 0; l < RTE_MAX_LCORE; l++)
-		stress_totals_add(&t, &rs.counts[l]);
 	return t.misses + t.false_hits + t.bad_objs + t.errors != 0;
 }
 
@@ -632,14 +628,11 @@ rs_check_reclaim(uint64_t retired)
 static int
 rs_check_end(const struct rs_cfg *cfg, uint64_t elapsed_ms)
 {
-	struct stress_totals t;
+	struct stress_totals t = stress_totals_sum(rs.counts);
 	struct rte_rhashtable_stats s;
 	uint64_t present = cfg->nstable, retired = 0, fills = 0, drains = 0;
 	unsigned int l;
 
-	memset(&t, 0, sizeof(t));
-	for (l = 0; l < RTE_MAX_LCORE; l++)
-		stress_totals_add(&t, &rs.counts[l]);
 	for (l = 0; l < rs.nwriters; l++) {
 		present += rs.writers[l].present;
 		retired += rs.writers[l].retired;

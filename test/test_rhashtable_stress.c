@@ -224,16 +224,23 @@ stress_service_stop(struct rte_rhashtable *ht, int lcore)
 	service_lcore_added = -1;
 }
 
-void
-stress_totals_add(struct stress_totals *t, const struct stress_counts *c)
+struct stress_totals
+stress_totals_sum(const struct stress_counts *counts)
 {
-	t->lookups += c->lookups;
-	t->misses += c->misses;
-	t->false_hits += c->false_hits;
-	t->bad_objs += c->bad_objs;
-	t->ops += c->ops;
-	t->errors += c->errors;
-	t->qs += c->qs;
+	struct stress_totals t;
+	const struct stress_counts *c;
+
+	memset(&t, 0, sizeof(t));
+	for (c = counts; c < counts + RTE_MAX_LCORE; c++) {
+		t.lookups += c->lookups;
+		t.misses += c->misses;
+		t.false_hits += c->false_hits;
+		t.bad_objs += c->bad_objs;
+		t.ops += c->ops;
+		t.errors += c->errors;
+		t.qs += c->qs;
+	}
+	return t;
 }
 
 void

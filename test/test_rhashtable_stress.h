@@ -114,8 +114,8 @@ void stress_service_stop(struct rte_rhashtable *ht, int lcore);
 /* Worker lcores that are not service lcores. */
 unsigned int stress_worker_lcores(unsigned int *ids, unsigned int max);
 
-/* Sum per-thread counters. */
-void stress_totals_add(struct stress_totals *t, const struct stress_counts *c);
+/* Sum the per-thread counters of every lcore id, counts[RTE_MAX_LCORE]. */
+struct stress_totals stress_totals_sum(const struct stress_counts *counts);
 
 /* Print the table's counters. */
 void stress_print_stats(const char *what, const struct rte_rhashtable_stats *s);
