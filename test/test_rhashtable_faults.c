@@ -294,9 +294,11 @@ recovery_phase(struct rte_rhashtable *ht, const struct fault_run *fr, struct fau
 	return TEST_SUCCESS;
 }
 
+/* One case: data is its struct fault_run. */
 static int
-fault_scenario(const struct fault_run *fr)
+fault_scenario(const void *data)
 {
+	const struct fault_run *fr = data;
 	struct fault_result res;
 	struct test_heap heap0, heap1;
 	struct rte_rhashtable *ht;
@@ -366,71 +368,41 @@ faults_teardown(void)
 	       PRIu64 "\n", total_faults, total_lost);
 }
 
-static int
-test_fail_from_nth(void)
-{
-	/* table + locks: 2 allocations per bucket table; the 3rd table and on fail */
-	const struct fault_run fr = {
-		.name = "fail from the 5th allocation on",
-		.fault = { .fail_after = 4 },
-		.expect_enomem = 1,
-	};
+/* table + locks: 2 allocations per bucket table; the 3rd table and on fail */
+static const struct fault_run fail_from_nth = {
+	.name = "fail from the 5th allocation on",
+	.fault = { .fail_after = 4 },
+	.expect_enomem = 1,
+};
 
-	return fault_scenario(&fr);
-}
+static const struct fault_run fail_from_nth_service = {
+	.name = "fail from the 7th allocation on, service worker",
+	.fault = { .fail_after = 6 },
+	.use_service = true,
+	.expect_enomem = 1,
+};
 
-static int
-test_fail_from_nth_service(void)
-{
-	const struct fault_run fr = {
-		.name = "fail from the 7th allocation on, service worker",
-		.fault = { .fail_after = 6 },
-		.use_service = true,
-		.expect_enomem = 1,
-	};
+/* a refused insert is likely but not certain */
+static const struct fault_run fail_one_in_k = {
+	.name = "fail one in 3 at random",
+	.fault = { .fail_after = 0, .one_in = 3 },
+	.expect_enomem = -1,
+};
 
-	return fault_scenario(&fr);
-}
+/* 1024 buckets to start with: every larger flat table exceeds a page */
+static const struct fault_run fail_above_one_page = {
+	.name = "fail above one page (nested)",
+	.fault = { .fail_after = 0, .min_bytes = 4097 },
+	.nelem_hint = 768,
+	.expect_nested = true,
+};
 
-static int
-test_fail_one_in_k(void)
-{
-	/* a refused insert is likely but not certain */
-	const struct fault_run fr = {
-		.name = "fail one in 3 at random",
-		.fault = { .fail_after = 0, .one_in = 3 },
-		.expect_enomem = -1,
-	};
-
-	return fault_scenario(&fr);
-}
-
-static int
-test_fail_above_one_page(void)
-{
-	/* 1024 buckets to start with: every larger flat table exceeds a page */
-	const struct fault_run fr = {
-		.name = "fail above one page (nested)",
-		.fault = { .fail_after = 0, .min_bytes = 4097 },
-		.nelem_hint = 768,
-		.expect_nested = true,
-	};
-
-	return fault_scenario(&fr);
-}
-
-static int
-test_fail_above_one_page_small(void)
-{
-	/* from 64 buckets: 512 buckets (4 KiB + header) must fall back too */
-	const struct fault_run fr = {
-		.name = "fail above one page from 64 buckets",
-		.fault = { .fail_after = 0, .min_bytes = 4097 },
-		.expect_nested = true,
-	};
-
-	return fault_scenario(&fr);
-}
+/* from 64 buckets: 512 buckets (4 KiB + header) must fall back too */
+static const struct fault_run fail_above_one_page_small = {
+	.name = "fail above one page from 64 buckets",
+	.fault = { .fail_after = 0, .min_bytes = 4097 },
+	.expect_nested = true,
+};
 
 /* A create whose bucket table or locks cannot be had fails cleanly. */
 static int
@@ -465,17 +437,20 @@ test_create_under_faults(void)
 	return TEST_SUCCESS;
 }
 
+#define FAULT_CASE(c) \
+	TEST_CASE_NAMED_WITH_DATA("test_" #c, NULL, NULL, fault_scenario, &c)
+
 static struct unit_test_suite faults_suite = {
 	.suite_name = "rhashtable allocation faults",
 	.setup = faults_setup,
 	.teardown = faults_teardown,
 	.unit_test_cases = {
 		TEST_CASE(test_create_under_faults),
-		TEST_CASE(test_fail_from_nth),
-		TEST_CASE(test_fail_from_nth_service),
-		TEST_CASE(test_fail_one_in_k),
-		TEST_CASE(test_fail_above_one_page),
-		TEST_CASE(test_fail_above_one_page_small),
+		FAULT_CASE(fail_from_nth),
+		FAULT_CASE(fail_from_nth_service),
+		FAULT_CASE(fail_one_in_k),
+		FAULT_CASE(fail_above_one_page),
+		FAULT_CASE(fail_above_one_page_small),
 		TEST_CASES_END()
 	}
 };
