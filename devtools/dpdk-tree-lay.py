@@ -44,7 +44,7 @@ TEST_FILES = {
     "test_rhashtable_walk_stress.c": [],
     "test_rhltable.c": [],
 }
-TEST_HEADERS = ["test_rhashtable_rel.h", "test_rhashtable_stress.h", "test_rhashtable_util.h"]
+TEST_HEADERS = ["test_rhashtable_stress.h", "test_rhashtable_util.h"]
 
 # Installed headers: the API and the layout its inline lookup reads.
 HEADERS = ["rte_rhashtable.h"]

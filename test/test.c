@@ -116,7 +116,10 @@ run_test_case(const struct unit_test_case *tc)
 			return TEST_FAILED;
 		}
 	}
-	ret = tc->testcase();
+	if (tc->testcase != NULL)
+		ret = tc->testcase();
+	else
+		ret = tc->testcase_with_data(tc->data);
 	if (tc->teardown != NULL)
 		tc->teardown();
 	return ret;
@@ -155,7 +158,8 @@ unit_test_suite_runner(struct unit_test_suite *suite)
 		}
 	}
 
-	for (tc = suite->unit_test_cases; tc->testcase != NULL; tc++) {
+	for (tc = suite->unit_test_cases; tc->testcase != NULL || tc->testcase_with_data != NULL;
+	     tc++) {
 		ret = run_test_case(tc);
 		printf(" + TestCase [%2u] : %s %s\n", total, tc->name, result_name(ret));
 		fflush(stdout);

@@ -86,12 +86,17 @@ struct unit_test_case {
 	void (*teardown)(void);   /**< Runs after the case, even if it failed. */
 	int (*testcase)(void);    /**< Returns TEST_SUCCESS, _FAILED or _SKIPPED. */
 	const char *name;         /**< Printed by the runner. */
+	/** Called with data when testcase is NULL: one function for a table of cases. */
+	int (*testcase_with_data)(const void *data);
+	const void *data;         /**< Argument of testcase_with_data. */
 };
 
 #define TEST_CASE(fn) { NULL, NULL, fn, #fn }
 #define TEST_CASE_NAMED(name, fn) { NULL, NULL, fn, name }
 #define TEST_CASE_ST(setup, teardown, fn) { setup, teardown, fn, #fn }
-#define TEST_CASES_END() { NULL, NULL, NULL, NULL }
+#define TEST_CASE_NAMED_WITH_DATA(name, setup, teardown, fn, data) \
+	{ setup, teardown, NULL, name, fn, data }
+#define TEST_CASES_END() { NULL, NULL, NULL, NULL, NULL, NULL }
 
 /** A list of cases ending with TEST_CASES_END(). */
 struct unit_test_suite {

@@ -33,27 +33,13 @@ static struct test_obj *objs;
 static int
 basic_setup(void)
 {
-	struct rte_rhashtable_params p;
-
-	test_params_init(&p, "rht_basic");
-	ht = rte_rhashtable_create(&p);
-	objs = test_objs_alloc(N_OBJS, 1);
-	if (ht == NULL || objs == NULL) {
-		printf("setup: create failed: %s\n", rte_strerror(rte_errno));
-		rte_rhashtable_free(ht);
-		rte_free(objs);
-		return TEST_FAILED;
-	}
-	return TEST_SUCCESS;
+	return test_table_setup(&ht, &objs, "rht_basic", 0, N_OBJS, 1);
 }
 
 static void
 basic_teardown(void)
 {
-	rte_rhashtable_free(ht);
-	rte_free(objs);
-	ht = NULL;
-	objs = NULL;
+	test_table_teardown(&ht, &objs);
 }
 
 static int
@@ -100,7 +86,7 @@ test_create_find_free(void)
 static int
 expect_create_fails(const struct rte_rhashtable_params *p, int err, const char *what)
 {
-	uint64_t before = test_heap_allocated();
+	struct test_heap before = test_heap_usage(), after;
 	struct rte_rhashtable *t;
 
 	rte_errno = 0;
@@ -115,9 +101,10 @@ expect_create_fails(const struct rte_rhashtable_params *p, int err, const char *
 		       rte_strerror(rte_errno), err);
 		return -1;
 	}
-	if (test_heap_allocated() != before) {
+	after = test_heap_usage();
+	if (after.bytes != before.bytes) {
 		printf("%s: failed create leaked %" PRIu64 " heap bytes\n", what,
-		       test_heap_allocated() - before);
+		       after.bytes - before.bytes);
 		return -1;
 	}
 	return 0;
@@ -208,7 +195,7 @@ test_insert_lookup(void)
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 0, "new table not empty");
 	TEST_ASSERT_NULL(rte_rhashtable_lookup(ht, &objs[0].key), "found in an empty table");
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, N_OBJS), "insert");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, N_OBJS), "lookup after insert");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, N_OBJS, true), "lookup after insert");
 	TEST_ASSERT_NULL(rte_rhashtable_lookup(ht, &absent), "absent key found");
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), N_OBJS, "count %u",
 			  rte_rhashtable_count(ht));
@@ -320,7 +307,7 @@ test_replace(void)
 	TEST_ASSERT_NULL(rte_rhashtable_lookup(ht, &d.key), "refused replace inserted d");
 	TEST_ASSERT_EQUAL(rte_rhashtable_replace(ht, NULL, &c.node), -EINVAL, "NULL old");
 	TEST_ASSERT_EQUAL(rte_rhashtable_replace(ht, &b.node, NULL), -EINVAL, "NULL new");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 100, 200), "other objects after replace");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 100, 200, true), "other objects after replace");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &b.node), "remove b");
 	return TEST_SUCCESS;
 }
@@ -576,12 +563,8 @@ test_custom_functions(void)
 	struct rte_rhashtable *t;
 	char key[8] = "ABCDEFG", other[8] = "ABCDEFH";
 
-	memset(&p, 0, sizeof(p));
-	p.name = "rht_custom";
-	p.socket_id = SOCKET_ID_ANY;
-	p.key_len = sizeof(a.name);
-	p.key_offset = offsetof(struct ci_obj, name);
-	p.head_offset = offsetof(struct ci_obj, node);
+	test_params_set(&p, "rht_custom", sizeof(a.name), offsetof(struct ci_obj, name),
+		offsetof(struct ci_obj, node));
 	p.hashfn = ci_hash;
 	p.obj_hashfn = ci_obj_hash;
 	p.obj_cmpfn = ci_cmp;
@@ -696,12 +679,8 @@ test_variable_keys(void)
 	struct var_obj *vo;
 	int ret;
 
-	memset(&p, 0, sizeof(p));
-	p.name = "rht_varkey";
-	p.socket_id = SOCKET_ID_ANY;
-	p.key_len = 0;
-	p.head_offset = offsetof(struct var_obj, node);
-	p.key_offset = offsetof(struct var_obj, name);
+	test_params_set(&p, "rht_varkey", 0, offsetof(struct var_obj, name),
+		offsetof(struct var_obj, node));
 	p.hashfn = str_hash;
 	p.obj_hashfn = var_obj_hash;
 	p.obj_cmpfn = var_cmp;
@@ -732,13 +711,9 @@ test_offsets(void)
 	uint8_t key[16];
 	uint32_t i;
 
-	memset(&p, 0, sizeof(p));
 	memset(o, 0, sizeof(o));
-	p.name = "rht_offsets";
-	p.socket_id = SOCKET_ID_ANY;
-	p.key_len = sizeof(key);
-	p.key_offset = offsetof(struct far_obj, key);
-	p.head_offset = offsetof(struct far_obj, node);
+	test_params_set(&p, "rht_offsets", sizeof(key), offsetof(struct far_obj, key),
+		offsetof(struct far_obj, node));
 	t = rte_rhashtable_create(&p);
 	TEST_ASSERT_NOT_NULL(t, "create");
 	for (i = 0; i < RTE_DIM(o); i++) {
@@ -853,7 +828,7 @@ test_default_hash(void)
 	t = rte_rhashtable_create(&p);
 	TEST_ASSERT_NOT_NULL(t, "create with hashfn = default hash");
 	if (test_insert_range(t, objs, 0, 300) != 0 || rte_rhashtable_rehash_run(t) != 0 ||
-	    test_all_found(t, objs, 0, 300) != 0) {
+	    test_found(t, objs, 0, 300, true) != 0) {
 		rte_rhashtable_free(t);
 		TEST_ASSERT(0, "table with the default hash as hashfn");
 	}

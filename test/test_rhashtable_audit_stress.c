@@ -78,7 +78,7 @@ as_table_create(struct rte_rhashtable_params *p, enum rte_rhashtable_qsbr_mode m
 
 	as.service_lcore = -1;
 	as.ht = rte_rhashtable_create(p);
-	as.v = stress_qsbr_create();
+	as.v = test_qsbr_create();
 	if (as.ht == NULL || as.v == NULL)
 		return -ENOMEM;
 	memset(&rc, 0, sizeof(rc));
@@ -135,18 +135,6 @@ as_launch(lcore_function_t *writer, lcore_function_t *reader)
 	return TEST_SUCCESS;
 }
 
-static struct stress_totals
-as_totals(void)
-{
-	struct stress_totals t;
-	unsigned int i;
-
-	memset(&t, 0, sizeof(t));
-	for (i = 0; i < RTE_MAX_LCORE; i++)
-		stress_totals_add(&t, &as.counts[i]);
-	return t;
-}
-
 /*
  * Run the case's lcores to their deadline and collect their counters and
  * the table's; when the lcores cannot be had, clean up and return why.
@@ -162,7 +150,7 @@ as_run(lcore_function_t *writer, lcore_function_t *reader, struct stress_totals 
 		return ret;
 	}
 	rte_eal_mp_wait_lcore();
-	*t = as_totals();
+	*t = stress_totals_sum(as.counts);
 	rte_rhashtable_stats_get(as.ht, s);
 	return TEST_SUCCESS;
 }
@@ -246,8 +234,7 @@ as_reinsert_reader(void *arg)
 	uint64_t round;
 
 	RTE_SET_USED(arg);
-	rte_rcu_qsbr_thread_register(as.v, id);
-	rte_rcu_qsbr_thread_online(as.v, id);
+	test_qsbr_reader_start(as.v, id);
 	for (round = 0; !as_stopped(); round++) {
 		as_lookup_round(c);
 		if (round % 64 == 0)
@@ -255,8 +242,7 @@ as_reinsert_reader(void *arg)
 		rte_rcu_qsbr_quiescent(as.v, id);
 		c->qs++;
 	}
-	rte_rcu_qsbr_thread_offline(as.v, id);
-	rte_rcu_qsbr_thread_unregister(as.v, id);
+	test_qsbr_reader_stop(as.v, id);
 	return 0;
 }
 

@@ -124,7 +124,7 @@ table_intact(void)
 		printf("count %u, expected %u\n", rte_rhashtable_count(ht), ERR_N_OBJS);
 		return -1;
 	}
-	if (test_all_found(ht, objs, 0, ERR_N_OBJS) != 0)
+	if (test_found(ht, objs, 0, ERR_N_OBJS, true) != 0)
 		return -1;
 	if (rte_rhashtable_lookup(ht, &outsider->key) != NULL) {
 		printf("an object never inserted is found\n");
@@ -160,14 +160,9 @@ table_intact(void)
 static int
 errors_setup(void)
 {
-	struct rte_rhashtable_params p;
-
-	test_params_init(&p, "rht_errors");
-	ht = rte_rhashtable_create(&p);
-	objs = test_objs_alloc(ERR_N_OBJS, 1);
 	outsider = test_objs_alloc(1, 0xdead0000);
-	if (ht == NULL || objs == NULL || outsider == NULL ||
-	    test_insert_range(ht, objs, 0, ERR_N_OBJS) != 0 ||
+	if (test_table_setup(&ht, &objs, "rht_errors", 0, ERR_N_OBJS, 1) != TEST_SUCCESS ||
+	    outsider == NULL || test_insert_range(ht, objs, 0, ERR_N_OBJS) != 0 ||
 	    rte_rhashtable_rehash_run(ht) != 0) {
 		printf("errors setup failed\n");
 		return TEST_FAILED;
@@ -178,11 +173,8 @@ errors_setup(void)
 static void
 errors_teardown(void)
 {
-	rte_rhashtable_free(ht);
-	rte_free(objs);
+	test_table_teardown(&ht, &objs);
 	rte_free(outsider);
-	ht = NULL;
-	objs = NULL;
 	outsider = NULL;
 	printf("bad inputs tried: %u\n", bad_inputs);
 }
@@ -456,13 +448,10 @@ static int
 test_rcu_bad_args(void)
 {
 	struct rte_rhashtable_rcu_config cfg = { 0 };
-	struct rte_rcu_qsbr *v;
-	size_t sz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
+	struct rte_rcu_qsbr *v = test_qsbr_create();
 	int ret;
 
-	v = rte_zmalloc(NULL, sz, RTE_CACHE_LINE_SIZE);
 	TEST_ASSERT_NOT_NULL(v, "no memory for a QSBR variable");
-	rte_rcu_qsbr_init(v, RTE_MAX_LCORE);
 
 	EXPECT(rte_rhashtable_rcu_qsbr_add(NULL, &cfg), -EINVAL, 1, NULL);
 	EXPECT(rte_rhashtable_rcu_qsbr_add(ht, NULL), -EINVAL, 1, NULL);
@@ -545,12 +534,8 @@ test_rhltable_bad_args(void)
 	struct rte_rhltable *hlt;
 	struct rte_rhlist_head *l;
 
-	memset(&p, 0, sizeof(p));
-	p.name = "rht_err_rhl";
-	p.socket_id = SOCKET_ID_ANY;
-	p.key_len = sizeof(uint32_t);
-	p.key_offset = offsetof(struct err_list_obj, key);
-	p.head_offset = offsetof(struct err_list_obj, node);
+	test_params_set(&p, "rht_err_rhl", sizeof(uint32_t), offsetof(struct err_list_obj, key),
+		offsetof(struct err_list_obj, node));
 	hlt = rte_rhltable_create(&p);
 	TEST_ASSERT_NOT_NULL(hlt, "rhltable create: %s", rte_strerror(rte_errno));
 	TEST_ASSERT_SUCCESS(rte_rhltable_insert(hlt, &a.node), "insert a");
@@ -619,8 +604,8 @@ e2big_fill(struct rte_rhashtable *t, struct test_obj *o, uint32_t limit, bool ru
 			return -1;
 		}
 	}
-	if (rte_rhashtable_count(t) != limit || test_all_found(t, o, 0, limit) != 0 ||
-	    test_none_found(t, o, limit, limit + 3) != 0)
+	if (rte_rhashtable_count(t) != limit || test_found(t, o, 0, limit, true) != 0 ||
+	    test_found(t, o, limit, limit + 3, false) != 0)
 		return -1;
 	/* one out, one in: the freed slot is usable again */
 	if (rte_rhashtable_remove(t, &o[0].node) != 0 ||

@@ -30,7 +30,7 @@
 #include <rhashtable_debug.h>
 
 #include "test.h"
-#include "test_rhashtable_rel.h"
+#include "test_rhashtable_stress.h"
 
 #define FAULT_N_OBJS 20000
 #define FAULT_WORKER_EVERY 128
@@ -294,23 +294,25 @@ recovery_phase(struct rte_rhashtable *ht, const struct fault_run *fr, struct fau
 	return TEST_SUCCESS;
 }
 
+/* One case: data is its struct fault_run. */
 static int
-fault_scenario(const struct fault_run *fr)
+fault_scenario(const void *data)
 {
+	const struct fault_run *fr = data;
 	struct fault_result res;
-	uint64_t bytes0, blocks0, bytes1, blocks1;
+	struct test_heap heap0, heap1;
 	struct rte_rhashtable *ht;
 	int ret, ret2;
 
 	memset(&res, 0, sizeof(res));
 	memset(present, 0, FAULT_N_OBJS);
-	rel_heap_usage(&bytes0, &blocks0);
+	heap0 = test_heap_usage();
 	ht = fault_table_create(fr);
 	TEST_ASSERT_NOT_NULL(ht, "create: %s", rte_strerror(rte_errno));
 	rd.ht = ht;
 	rd.lo = 0;
 	rd.hi = 0;
-	rd.v = rel_qsbr_create();
+	rd.v = test_qsbr_create();
 	if (rd.v == NULL || rel_readers_start(&rd) != 0) {
 		rte_eal_mp_wait_lcore();
 		rte_rhashtable_free(ht);
@@ -323,14 +325,14 @@ fault_scenario(const struct fault_run *fr)
 	res.misses = rel_readers_stop(&rd, &res.lookups);
 	rte_rhashtable_free(ht);
 	rte_free(rd.v);
-	rel_heap_usage(&bytes1, &blocks1);
+	heap1 = test_heap_usage();
 	fault_print(fr, &res);
 	total_lost += res.lost + res.misses;
-	ret2 = res.misses == 0 && bytes0 == bytes1 && blocks0 == blocks1 ? 0 : -1;
+	ret2 = res.misses == 0 && test_heap_same(&heap0, &heap1) ? 0 : -1;
 	if (ret2 != 0)
 		printf("%s: %" PRIu64 " reader misses; heap %" PRIu64 " -> %" PRIu64 " bytes, "
-		       "%" PRIu64 " -> %" PRIu64 " blocks\n", fr->name, res.misses, bytes0,
-		       bytes1, blocks0, blocks1);
+		       "%" PRIu64 " -> %" PRIu64 " blocks\n", fr->name, res.misses, heap0.bytes,
+		       heap1.bytes, heap0.blocks, heap1.blocks);
 	return ret == TEST_SUCCESS && ret2 == 0 ? TEST_SUCCESS : TEST_FAILED;
 }
 
@@ -366,71 +368,41 @@ faults_teardown(void)
 	       PRIu64 "\n", total_faults, total_lost);
 }
 
-static int
-test_fail_from_nth(void)
-{
-	/* table + locks: 2 allocations per bucket table; the 3rd table and on fail */
-	const struct fault_run fr = {
-		.name = "fail from the 5th allocation on",
-		.fault = { .fail_after = 4 },
-		.expect_enomem = 1,
-	};
+/* table + locks: 2 allocations per bucket table; the 3rd table and on fail */
+static const struct fault_run fail_from_nth = {
+	.name = "fail from the 5th allocation on",
+	.fault = { .fail_after = 4 },
+	.expect_enomem = 1,
+};
 
-	return fault_scenario(&fr);
-}
+static const struct fault_run fail_from_nth_service = {
+	.name = "fail from the 7th allocation on, service worker",
+	.fault = { .fail_after = 6 },
+	.use_service = true,
+	.expect_enomem = 1,
+};
 
-static int
-test_fail_from_nth_service(void)
-{
-	const struct fault_run fr = {
-		.name = "fail from the 7th allocation on, service worker",
-		.fault = { .fail_after = 6 },
-		.use_service = true,
-		.expect_enomem = 1,
-	};
+/* a refused insert is likely but not certain */
+static const struct fault_run fail_one_in_k = {
+	.name = "fail one in 3 at random",
+	.fault = { .fail_after = 0, .one_in = 3 },
+	.expect_enomem = -1,
+};
 
-	return fault_scenario(&fr);
-}
+/* 1024 buckets to start with: every larger flat table exceeds a page */
+static const struct fault_run fail_above_one_page = {
+	.name = "fail above one page (nested)",
+	.fault = { .fail_after = 0, .min_bytes = 4097 },
+	.nelem_hint = 768,
+	.expect_nested = true,
+};
 
-static int
-test_fail_one_in_k(void)
-{
-	/* a refused insert is likely but not certain */
-	const struct fault_run fr = {
-		.name = "fail one in 3 at random",
-		.fault = { .fail_after = 0, .one_in = 3 },
-		.expect_enomem = -1,
-	};
-
-	return fault_scenario(&fr);
-}
-
-static int
-test_fail_above_one_page(void)
-{
-	/* 1024 buckets to start with: every larger flat table exceeds a page */
-	const struct fault_run fr = {
-		.name = "fail above one page (nested)",
-		.fault = { .fail_after = 0, .min_bytes = 4097 },
-		.nelem_hint = 768,
-		.expect_nested = true,
-	};
-
-	return fault_scenario(&fr);
-}
-
-static int
-test_fail_above_one_page_small(void)
-{
-	/* from 64 buckets: 512 buckets (4 KiB + header) must fall back too */
-	const struct fault_run fr = {
-		.name = "fail above one page from 64 buckets",
-		.fault = { .fail_after = 0, .min_bytes = 4097 },
-		.expect_nested = true,
-	};
-
-	return fault_scenario(&fr);
-}
+/* from 64 buckets: 512 buckets (4 KiB + header) must fall back too */
+static const struct fault_run fail_above_one_page_small = {
+	.name = "fail above one page from 64 buckets",
+	.fault = { .fail_after = 0, .min_bytes = 4097 },
+	.expect_nested = true,
+};
 
 /* A create whose bucket table or locks cannot be had fails cleanly. */
 static int
@@ -438,11 +410,10 @@ test_create_under_faults(void)
 {
 	const struct fault_run fr = { .nelem_hint = 0 };
 	struct rhashtable_fault f = { 0 };
-	uint64_t bytes0, blocks0, bytes1, blocks1;
+	struct test_heap heap0 = test_heap_usage(), heap1;
 	struct rte_rhashtable *ht;
 	uint32_t n;
 
-	rel_heap_usage(&bytes0, &blocks0);
 	/* allocation 0 is the bucket array, 1 the lock array */
 	for (n = 0; n < 3; n++) {
 		f.fail_after = n;
@@ -458,13 +429,16 @@ test_create_under_faults(void)
 			TEST_ASSERT_NOT_NULL(ht, "create failed: %s", rte_strerror(rte_errno));
 			rte_rhashtable_free(ht);
 		}
-		rel_heap_usage(&bytes1, &blocks1);
-		TEST_ASSERT(bytes0 == bytes1 && blocks0 == blocks1,
+		heap1 = test_heap_usage();
+		TEST_ASSERT(test_heap_same(&heap0, &heap1),
 			    "create with allocation %u failing leaked %" PRId64 " bytes", n,
-			    (int64_t)(bytes1 - bytes0));
+			    (int64_t)(heap1.bytes - heap0.bytes));
 	}
 	return TEST_SUCCESS;
 }
+
+#define FAULT_CASE(c) \
+	TEST_CASE_NAMED_WITH_DATA("test_" #c, NULL, NULL, fault_scenario, &c)
 
 static struct unit_test_suite faults_suite = {
 	.suite_name = "rhashtable allocation faults",
@@ -472,11 +446,11 @@ static struct unit_test_suite faults_suite = {
 	.teardown = faults_teardown,
 	.unit_test_cases = {
 		TEST_CASE(test_create_under_faults),
-		TEST_CASE(test_fail_from_nth),
-		TEST_CASE(test_fail_from_nth_service),
-		TEST_CASE(test_fail_one_in_k),
-		TEST_CASE(test_fail_above_one_page),
-		TEST_CASE(test_fail_above_one_page_small),
+		FAULT_CASE(fail_from_nth),
+		FAULT_CASE(fail_from_nth_service),
+		FAULT_CASE(fail_one_in_k),
+		FAULT_CASE(fail_above_one_page),
+		FAULT_CASE(fail_above_one_page_small),
 		TEST_CASES_END()
 	}
 };
@@ -500,24 +474,12 @@ REGISTER_FAST_TEST(rhashtable_faults_autotest, true, true, test_rhashtable_fault
 static void *oom_chunks[OOM_MAX_CHUNKS];
 static unsigned int oom_nchunks;
 
-static uint64_t
-heap_free_bytes(void)
-{
-	struct rte_malloc_socket_stats st;
-	uint64_t total = 0;
-	unsigned int i;
-
-	for (i = 0; i < rte_socket_count(); i++)
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
-			total += st.heap_freesz_bytes;
-	return total;
-}
-
 /* Allocate ballast until about OOM_HEAP_LEFT of the heap is left. */
 static void
 oom_ballast(void)
 {
-	while (oom_nchunks < OOM_MAX_CHUNKS && heap_free_bytes() > OOM_HEAP_LEFT + OOM_CHUNK) {
+	while (oom_nchunks < OOM_MAX_CHUNKS &&
+	       test_heap_usage().free_bytes > OOM_HEAP_LEFT + OOM_CHUNK) {
 		oom_chunks[oom_nchunks] = rte_malloc("rht_oom_ballast", OOM_CHUNK, 0);
 		if (oom_chunks[oom_nchunks] == NULL)
 			break;
@@ -621,7 +583,8 @@ oom_round(struct fobj *objs, unsigned int *ntables, uint64_t *nobjs)
 static int
 test_rhashtable_oom(void)
 {
-	uint64_t bytes0, blocks0, bytes1, blocks1, bytes2, blocks2, nobjs[2];
+	struct test_heap heap0, heap1, heap2;
+	uint64_t nobjs[2];
 	unsigned int ntables[2], round;
 	struct fobj *objs;
 	int ret;
@@ -632,29 +595,30 @@ test_rhashtable_oom(void)
 	}
 	objs = calloc(OOM_MAX_OBJS, sizeof(*objs));
 	TEST_ASSERT_NOT_NULL(objs, "no memory for objects");
-	rel_heap_usage(&bytes0, &blocks0);
+	heap0 = test_heap_usage();
 	oom_ballast();
-	rel_heap_usage(&bytes1, &blocks1);
+	heap1 = test_heap_usage();
 	printf("heap: %" PRIu64 " bytes in use, %u MiB of ballast, %" PRIu64
-	       " bytes left to the tables\n", bytes0, oom_nchunks, heap_free_bytes());
+	       " bytes left to the tables\n", heap0.bytes, oom_nchunks, heap1.free_bytes);
 	for (round = 0; round < 2; round++) {
 		ret = oom_round(objs, &ntables[round], &nobjs[round]);
-		rel_heap_usage(&bytes2, &blocks2);
+		heap2 = test_heap_usage();
 		printf("round %u: %u tables created, %" PRIu64 " objects inserted before "
 		       "memory ran out; heap after free: %+" PRId64 " bytes, %+" PRId64
 		       " blocks\n", round, ntables[round], nobjs[round],
-		       (int64_t)(bytes2 - bytes1), (int64_t)(blocks2 - blocks1));
-		if (ret != 0 || bytes2 != bytes1 || blocks2 != blocks1)
+		       (int64_t)(heap2.bytes - heap1.bytes),
+		       (int64_t)(heap2.blocks - heap1.blocks));
+		if (ret != 0 || !test_heap_same(&heap2, &heap1))
 			break;
 	}
 	oom_ballast_free();
 	free(objs);
 	TEST_ASSERT_SUCCESS(ret, "round %u", round);
-	TEST_ASSERT(bytes2 == bytes1 && blocks2 == blocks1, "tables leaked heap memory");
+	TEST_ASSERT(test_heap_same(&heap2, &heap1), "tables leaked heap memory");
 	TEST_ASSERT(ntables[1] + 1 >= ntables[0] && ntables[1] <= ntables[0] + 1,
 		    "the second round made %u tables, the first %u", ntables[1], ntables[0]);
-	rel_heap_usage(&bytes2, &blocks2);
-	TEST_ASSERT(bytes2 == bytes0 && blocks2 == blocks0, "heap not back to its baseline");
+	heap2 = test_heap_usage();
+	TEST_ASSERT(test_heap_same(&heap2, &heap0), "heap not back to its baseline");
 	return TEST_SUCCESS;
 }
 

@@ -273,19 +273,28 @@ flood_check(struct rte_rhashtable *ht, uint32_t inserted)
 	return found == inserted && rte_rhashtable_count(ht) == inserted ? 0 : -1;
 }
 
+/* Flood a new table hashing with fn (NULL: the default); its figures in *r. */
 static int
-test_flood_default_hash(void)
+flood_run(const char *name, rte_rhashtable_hashfn_t fn, bool ebusy_ok, struct flood_result *r)
 {
-	struct rte_rhashtable *ht = flood_table("rht_flood_def", NULL, 0);
-	struct flood_result r;
+	struct rte_rhashtable *ht = flood_table(name, fn, 0);
 	int ret;
 
 	TEST_ASSERT_NOT_NULL(ht, "create: %s", rte_strerror(rte_errno));
-	ret = flood_insert(ht, &r, false);
+	ret = flood_insert(ht, r, ebusy_ok);
 	if (ret == 0)
-		ret = flood_check(ht, FLOOD_N_KEYS);
+		ret = flood_check(ht, r->inserted);
 	rte_rhashtable_free(ht);
-	TEST_ASSERT_SUCCESS(ret, "default hash under the CRC32C flood");
+	return ret;
+}
+
+static int
+test_flood_default_hash(void)
+{
+	struct flood_result r;
+
+	TEST_ASSERT_SUCCESS(flood_run("rht_flood_def", NULL, false, &r),
+			    "default hash under the CRC32C flood");
 	printf("default hash: %u of %u colliding keys inserted, %u -EBUSY, longest chain %u "
 	       "(%u buckets, %" PRIu64 " re-seeds, %" PRIu64 " emergency tables)\n",
 	       r.inserted, FLOOD_N_KEYS, r.ebusy, r.longest, r.st.buckets, r.st.reseeds,
@@ -299,16 +308,10 @@ test_flood_default_hash(void)
 static int
 test_flood_crc32c(void)
 {
-	struct rte_rhashtable *ht = flood_table("rht_flood_crc", crc32c_hash, 0);
 	struct flood_result r;
-	int ret;
 
-	TEST_ASSERT_NOT_NULL(ht, "create: %s", rte_strerror(rte_errno));
-	ret = flood_insert(ht, &r, true);
-	if (ret == 0)
-		ret = flood_check(ht, r.inserted);
-	rte_rhashtable_free(ht);
-	TEST_ASSERT_SUCCESS(ret, "seeded CRC32C under the flood: table inconsistent");
+	TEST_ASSERT_SUCCESS(flood_run("rht_flood_crc", crc32c_hash, true, &r),
+			    "seeded CRC32C under the flood: table inconsistent");
 	printf("CRC32C (seeded by the table): %u of %u colliding keys inserted, %u -EBUSY, "
 	       "longest chain %u (%" PRIu64 " re-seeds did not help)\n", r.inserted,
 	       FLOOD_N_KEYS, r.ebusy, r.longest, r.st.reseeds);

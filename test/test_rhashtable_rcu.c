@@ -45,20 +45,13 @@ free_obj_cb(void *ctx, void *obj)
 static int
 rcu_setup(void)
 {
-	struct rte_rhashtable_params p;
-	size_t sz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
-
-	test_params_init(&p, "rht_rcu");
-	ht = rte_rhashtable_create(&p);
-	objs = test_objs_alloc(N_OBJS, 500);
-	qv = rte_zmalloc(NULL, sz, RTE_CACHE_LINE_SIZE);
 	nfreed = 0;
 	reader_id = rte_lcore_id();
-	if (ht == NULL || objs == NULL || qv == NULL ||
-	    rte_rcu_qsbr_init(qv, RTE_MAX_LCORE) != 0) {
-		rte_rhashtable_free(ht);
-		rte_free(objs);
-		rte_free(qv);
+	if (test_table_setup(&ht, &objs, "rht_rcu", 0, N_OBJS, 500) != TEST_SUCCESS)
+		return TEST_FAILED;
+	qv = test_qsbr_create();
+	if (qv == NULL) {
+		test_table_teardown(&ht, &objs);
 		return TEST_FAILED;
 	}
 	return TEST_SUCCESS;
@@ -68,13 +61,9 @@ static void
 rcu_teardown(void)
 {
 	/* the table's free waits for a grace period: no reader may be online */
-	rte_rcu_qsbr_thread_offline(qv, reader_id);
-	rte_rcu_qsbr_thread_unregister(qv, reader_id);
-	rte_rhashtable_free(ht);
-	rte_free(objs);
+	test_qsbr_reader_stop(qv, reader_id);
+	test_table_teardown(&ht, &objs);
 	rte_free(qv);
-	ht = NULL;
-	objs = NULL;
 	qv = NULL;
 }
 
@@ -124,7 +113,7 @@ remove_five(struct test_obj *twin)
 	for (i = 0; i < 4; i++)
 		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove %u", i);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_replace(ht, &objs[4].node, &twin->node), "replace");
-	TEST_ASSERT_SUCCESS(test_none_found(ht, objs, 0, 4), "removed objects");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 4, false), "removed objects");
 	TEST_ASSERT_EQUAL(rte_rhashtable_lookup(ht, &objs[4].key), twin, "replacement");
 	return TEST_SUCCESS;
 }
@@ -140,8 +129,7 @@ test_rcu_dq_objects(void)
 
 	twin->key = objs[4].key;
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rcu_qsbr_add(ht, &cfg), "rcu_qsbr_add");
-	TEST_ASSERT_SUCCESS(rte_rcu_qsbr_thread_register(qv, reader_id), "register");
-	rte_rcu_qsbr_thread_online(qv, reader_id);
+	TEST_ASSERT_SUCCESS(test_qsbr_reader_start(qv, reader_id), "register");
 
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 20), "insert");
 	TEST_ASSERT_SUCCESS(remove_five(twin), "remove");
@@ -177,8 +165,7 @@ test_rcu_dq_tables(void)
 
 	cfg.free_obj = NULL;
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rcu_qsbr_add(ht, &cfg), "rcu_qsbr_add");
-	TEST_ASSERT_SUCCESS(rte_rcu_qsbr_thread_register(qv, reader_id), "register");
-	rte_rcu_qsbr_thread_online(qv, reader_id);
+	TEST_ASSERT_SUCCESS(test_qsbr_reader_start(qv, reader_id), "register");
 
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 60), "insert");
 	freed_before = test_stats(ht).tables_freed;
@@ -187,7 +174,7 @@ test_rcu_dq_tables(void)
 	TEST_ASSERT_EQUAL(s.buckets, 128, "no grow at 94%% load");
 	TEST_ASSERT_EQUAL(s.tables_freed, freed_before,
 			  "old bucket table freed while a reader may be in it");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 60), "lookups after the grow");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 60, true), "lookups after the grow");
 
 	rte_rcu_qsbr_quiescent(qv, reader_id);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
@@ -226,7 +213,7 @@ test_rcu_sync(void)
 	TEST_ASSERT_EQUAL(objs[4].freed, 1, "replaced object not freed");
 	TEST_ASSERT_EQUAL(twin->freed, 0, "replacement freed");
 	TEST_ASSERT_EQUAL(test_stats(ht).reclaim_pending, 0, "SYNC mode queued entries");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 5, 20), "lookups");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 5, 20, true), "lookups");
 
 	/* a grow retires a bucket table: freed at once too, objects untouched */
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 20, 60), "insert");

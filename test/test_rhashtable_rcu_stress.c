@@ -205,10 +205,8 @@ rs_reader(void *arg)
 
 	RTE_SET_USED(arg);
 	/* negative control: readers the table does not wait for must be caught */
-	if (getenv("RHT_STRESS_NEGATIVE_CONTROL") == NULL) {
-		rte_rcu_qsbr_thread_register(rs.v, id);
-		rte_rcu_qsbr_thread_online(rs.v, id);
-	}
+	if (getenv("RHT_STRESS_NEGATIVE_CONTROL") == NULL)
+		test_qsbr_reader_start(rs.v, id);
 	while (!rs_stopped()) {
 		rs_reader_burst(c, &rng);
 		for (i = 0; i < RS_SINGLES; i++) {
@@ -221,8 +219,7 @@ rs_reader(void *arg)
 		rte_rcu_qsbr_quiescent(rs.v, id);
 		c->qs++;
 	}
-	rte_rcu_qsbr_thread_offline(rs.v, id);
-	rte_rcu_qsbr_thread_unregister(rs.v, id);
+	test_qsbr_reader_stop(rs.v, id);
 	return 0;
 }
 
@@ -316,24 +313,33 @@ rs_bulk_step(struct rs_writer *w, unsigned int id, struct stress_counts *c)
 	}
 }
 
-/* Replace a stable object: its key stays present for readers throughout. */
+/* Replace *slot by a new object with its key (what names it in errors). */
 static void
-rs_stable_replace(struct rs_writer *w, unsigned int id, struct stress_counts *c)
+rs_replace_slot(struct rs_writer *w, struct stress_obj **slot, uint64_t key, unsigned int id,
+		struct stress_counts *c, const char *what)
 {
-	uint32_t i = rs_rand(&w->rng) % rs.cfg->nstable;
-	uint64_t key = STRESS_KEY(STRESS_CLS_STABLE, i);
 	struct stress_obj *n = stress_obj_new(key, id);
 	int ret;
 
 	if (n == NULL)
 		return;
-	ret = rs_replace(w, rs.stable[i], n, id);
+	ret = rs_replace(w, *slot, n, id);
 	if (ret != 0) {
-		rs_error(c, "stable replace", key, ret);
+		rs_error(c, what, key, ret);
 		stress_obj_discard(n);
 		return;
 	}
-	rs.stable[i] = n;
+	*slot = n;
+}
+
+/* Replace a stable object: its key stays present for readers throughout. */
+static void
+rs_stable_replace(struct rs_writer *w, unsigned int id, struct stress_counts *c)
+{
+	uint32_t i = rs_rand(&w->rng) % rs.cfg->nstable;
+
+	rs_replace_slot(w, &rs.stable[i], STRESS_KEY(STRESS_CLS_STABLE, i), id, c,
+			"stable replace");
 }
 
 /* Insert a churn key with one of the three insert calls. */
@@ -391,7 +397,7 @@ rs_churn_step(struct rs_writer *w, unsigned int id, struct stress_counts *c)
 {
 	uint32_t i = rs_rand(&w->rng) % rs.cfg->nchurn;
 	uint64_t key = STRESS_KEY(STRESS_CLS_CHURN, w->idx * rs.cfg->nchurn + i);
-	struct stress_obj *o = w->churn[i], *n;
+	struct stress_obj *o = w->churn[i];
 	int ret;
 
 	if (o == NULL) {
@@ -406,16 +412,7 @@ rs_churn_step(struct rs_writer *w, unsigned int id, struct stress_counts *c)
 				w->churn[i] = NULL;
 			break;
 		case 2:
-			n = stress_obj_new(key, id);
-			if (n == NULL)
-				break;
-			ret = rs_replace(w, o, n, id);
-			if (ret != 0) {
-				rs_error(c, "churn replace", key, ret);
-				stress_obj_discard(n);
-			} else {
-				w->churn[i] = n;
-			}
+			rs_replace_slot(w, &w->churn[i], key, id, c, "churn replace");
 			break;
 		default:
 			rs_churn_get_existing(w, i, key, id, c);
@@ -435,8 +432,7 @@ rs_writer(void *arg)
 	struct stress_counts *c = &rs.counts[id];
 	uint32_t i;
 
-	rte_rcu_qsbr_thread_register(rs.v, id);
-	rte_rcu_qsbr_thread_online(rs.v, id);
+	test_qsbr_reader_start(rs.v, id);
 	while (!rs_stopped()) {
 		if (w->bulk != NULL) {
 			rs_bulk_step(w, id, c);
@@ -449,8 +445,7 @@ rs_writer(void *arg)
 		rte_rcu_qsbr_quiescent(rs.v, id);
 		c->qs++;
 	}
-	rte_rcu_qsbr_thread_offline(rs.v, id);
-	rte_rcu_qsbr_thread_unregister(rs.v, id);
+	test_qsbr_reader_stop(rs.v, id);
 	w->present = w->nbulk;
 	for (i = 0; i < rs.cfg->nchurn; i++)
 		w->present += w->churn[i] != NULL;
@@ -470,7 +465,7 @@ rs_table_create(const struct rs_cfg *cfg)
 	p.automatic_shrinking = true;
 	p.min_size = RS_MIN_SIZE;
 	rs.ht = rte_rhashtable_create(&p);
-	rs.v = stress_qsbr_create();
+	rs.v = test_qsbr_create();
 	if (rs.ht == NULL || rs.v == NULL)
 		return -ENOMEM;
 	memset(&rc, 0, sizeof(rc));
@@ -544,12 +539,8 @@ rs_cleanup(int service_lcore)
 static bool
 rs_failing(void)
 {
-	struct stress_totals t;
-	unsigned int l;
+	struct stress_totals t = stress_totals_sum(rs.counts);
 
-	memset(&t, 0, sizeof(t));
-	for (l = 0; l < RTE_MAX_LCORE; l++)
-		stress_totals_add(&t, &rs.counts[l]);
 	return t.misses + t.false_hits + t.bad_objs + t.errors != 0;
 }
 
@@ -637,14 +628,11 @@ rs_check_reclaim(uint64_t retired)
 static int
 rs_check_end(const struct rs_cfg *cfg, uint64_t elapsed_ms)
 {
-	struct stress_totals t;
+	struct stress_totals t = stress_totals_sum(rs.counts);
 	struct rte_rhashtable_stats s;
 	uint64_t present = cfg->nstable, retired = 0, fills = 0, drains = 0;
 	unsigned int l;
 
-	memset(&t, 0, sizeof(t));
-	for (l = 0; l < RTE_MAX_LCORE; l++)
-		stress_totals_add(&t, &rs.counts[l]);
 	for (l = 0; l < rs.nwriters; l++) {
 		present += rs.writers[l].present;
 		retired += rs.writers[l].retired;
@@ -830,8 +818,7 @@ race_writer(void *arg)
 	unsigned int id = rte_lcore_id();
 	struct stress_counts *c = &race.counts[id];
 
-	rte_rcu_qsbr_thread_register(race.v, id);
-	rte_rcu_qsbr_thread_online(race.v, id);
+	test_qsbr_reader_start(race.v, id);
 	race_own(w, id, c);
 	race_shared_insert(id, c);
 	/* every winner is known before anyone removes */
@@ -839,8 +826,7 @@ race_writer(void *arg)
 	while (rte_atomic_load_explicit(&race.barrier, rte_memory_order_acquire) < race.nwriters)
 		rte_rcu_qsbr_quiescent(race.v, id);
 	race_shared_remove(id, c);
-	rte_rcu_qsbr_thread_offline(race.v, id);
-	rte_rcu_qsbr_thread_unregister(race.v, id);
+	test_qsbr_reader_stop(race.v, id);
 	rte_atomic_fetch_add_explicit(&race.done, 1, rte_memory_order_release);
 	return 0;
 }
@@ -911,7 +897,7 @@ race_setup(uint32_t n_own, uint32_t nshared)
 	p.automatic_shrinking = true;
 	p.min_size = RS_MIN_SIZE;
 	race.ht = rte_rhashtable_create(&p);
-	race.v = stress_qsbr_create();
+	race.v = test_qsbr_create();
 	if (stress_pool_init() != 0 || race.ht == NULL || race.v == NULL)
 		return -ENOMEM;
 	/* the writers are QSBR readers: bucket tables are freed under them */
@@ -958,11 +944,9 @@ race_case(uint32_t n_own, uint32_t nshared)
 	       n, n_own, race.nshared,
 	       (rte_get_timer_cycles() - start) * 1000 / rte_get_timer_hz());
 	/* the service may still be rehashing: look up as a registered reader */
-	rte_rcu_qsbr_thread_register(race.v, rte_lcore_id());
-	rte_rcu_qsbr_thread_online(race.v, rte_lcore_id());
+	test_qsbr_reader_start(race.v, rte_lcore_id());
 	ret = race_check();
-	rte_rcu_qsbr_thread_offline(race.v, rte_lcore_id());
-	rte_rcu_qsbr_thread_unregister(race.v, rte_lcore_id());
+	test_qsbr_reader_stop(race.v, rte_lcore_id());
 	if (ret == TEST_SUCCESS && !stress_wait_rest(race.ht, 10.0, RS_MIN_SIZE,
 						      service_lcore < 0)) {
 		printf("writers race: the table did not come to rest\n");
@@ -977,61 +961,36 @@ out:
 
 static bool rs_long;
 
-static unsigned int
-rs_secs(unsigned int short_s, unsigned int div)
-{
-	return rs_long ? RTE_MAX(stress_seconds(60) / div, 5U) : short_s;
-}
+/* A case: rs_cfg as the short run has it, and what the long run changes. */
+struct rs_case_def {
+	struct rs_cfg cfg;
+	unsigned int long_div;  /* long run: stress_seconds(60) / long_div, 5 s at least */
+	uint32_t long_bulk;
+};
+
+static const struct rs_case_def rs_dq_service = {
+	{ "rht_rcu_dq_svc", RTE_RHASHTABLE_QSBR_MODE_DQ, RS_WORKER_SERVICE, 5, 256U << 10,
+		8192, 4096 }, 1, 4U << 20 };
+static const struct rs_case_def rs_sync_service = {
+	{ "rht_rcu_sync_svc", RTE_RHASHTABLE_QSBR_MODE_SYNC, RS_WORKER_SERVICE, 3, 4U << 10,
+		4096, 1024 }, 4, 64U << 10 };
+static const struct rs_case_def rs_dq_rehash_run = {
+	{ "rht_rcu_dq_run", RTE_RHASHTABLE_QSBR_MODE_DQ, RS_WORKER_RUN, 3, 128U << 10,
+		8192, 4096 }, 4, 1U << 20 };
+static const struct rs_case_def rs_emergency_only = {
+	{ "rht_rcu_emergency", RTE_RHASHTABLE_QSBR_MODE_DQ, RS_WORKER_NONE, 2, 128U << 10,
+		8192, 4096 }, 6, 1U << 20 };
 
 static int
-test_rcu_dq_service(void)
+rs_case_run(const void *data)
 {
-	struct rs_cfg cfg = {
-		.name = "rht_rcu_dq_svc", .mode = RTE_RHASHTABLE_QSBR_MODE_DQ,
-		.worker = RS_WORKER_SERVICE, .seconds = rs_secs(5, 1),
-		.bulk_target = rs_long ? 4U << 20 : 256U << 10,
-		.nstable = 8192, .nchurn = 4096,
-	};
+	const struct rs_case_def *def = data;
+	struct rs_cfg cfg = def->cfg;
 
-	return rs_case(&cfg);
-}
-
-static int
-test_rcu_sync_service(void)
-{
-	struct rs_cfg cfg = {
-		.name = "rht_rcu_sync_svc", .mode = RTE_RHASHTABLE_QSBR_MODE_SYNC,
-		.worker = RS_WORKER_SERVICE, .seconds = rs_secs(3, 4),
-		.bulk_target = rs_long ? 64U << 10 : 4U << 10,
-		.nstable = 4096, .nchurn = 1024,
-	};
-
-	return rs_case(&cfg);
-}
-
-static int
-test_rcu_dq_rehash_run(void)
-{
-	struct rs_cfg cfg = {
-		.name = "rht_rcu_dq_run", .mode = RTE_RHASHTABLE_QSBR_MODE_DQ,
-		.worker = RS_WORKER_RUN, .seconds = rs_secs(3, 4),
-		.bulk_target = rs_long ? 1U << 20 : 128U << 10,
-		.nstable = 8192, .nchurn = 4096,
-	};
-
-	return rs_case(&cfg);
-}
-
-static int
-test_rcu_emergency_only(void)
-{
-	struct rs_cfg cfg = {
-		.name = "rht_rcu_emergency", .mode = RTE_RHASHTABLE_QSBR_MODE_DQ,
-		.worker = RS_WORKER_NONE, .seconds = rs_secs(2, 6),
-		.bulk_target = rs_long ? 1U << 20 : 128U << 10,
-		.nstable = 8192, .nchurn = 4096,
-	};
-
+	if (rs_long) {
+		cfg.seconds = RTE_MAX(stress_seconds(60) / def->long_div, 5U);
+		cfg.bulk_target = def->long_bulk;
+	}
 	return rs_case(&cfg);
 }
 
@@ -1041,13 +1000,16 @@ test_rcu_writers_race(void)
 	return rs_long ? race_case(200000, 1U << 16) : race_case(20000, 20000);
 }
 
+#define RS_CASE(c) \
+	TEST_CASE_NAMED_WITH_DATA("test_rcu_" #c, NULL, NULL, rs_case_run, &rs_##c)
+
 static struct unit_test_suite rcu_stress_suite = {
 	.suite_name = "rhashtable RCU stress",
 	.unit_test_cases = {
-		TEST_CASE(test_rcu_dq_service),
-		TEST_CASE(test_rcu_sync_service),
-		TEST_CASE(test_rcu_dq_rehash_run),
-		TEST_CASE(test_rcu_emergency_only),
+		RS_CASE(dq_service),
+		RS_CASE(sync_service),
+		RS_CASE(dq_rehash_run),
+		RS_CASE(emergency_only),
 		TEST_CASE(test_rcu_writers_race),
 		TEST_CASES_END(),
 	},
@@ -1145,7 +1107,7 @@ wr_setup(void)
 	stress_params_init(&p, "rht_wr_repro");
 	p.hashfn = wr_hash;
 	wr.ht = rte_rhashtable_create(&p);
-	wr.v = stress_qsbr_create();
+	wr.v = test_qsbr_create();
 	if (wr.ht == NULL || wr.v == NULL)
 		return -ENOMEM;
 	memset(&rc, 0, sizeof(rc));
@@ -1240,15 +1202,13 @@ dqf_writer(void *arg)
 	uint32_t i;
 
 	RTE_SET_USED(arg);
-	rte_rcu_qsbr_thread_register(dqf.v, id);
-	rte_rcu_qsbr_thread_online(dqf.v, id);
+	test_qsbr_reader_start(dqf.v, id);
 	for (i = 0; i < DQF_OBJS; i++) {
 		if (rte_rhashtable_remove(dqf.ht, &dqf.objs[i].node) == 0)
 			rte_atomic_fetch_add_explicit(&dqf.removed, 1, rte_memory_order_relaxed);
 		rte_rcu_qsbr_quiescent(dqf.v, id);
 	}
-	rte_rcu_qsbr_thread_offline(dqf.v, id);
-	rte_rcu_qsbr_thread_unregister(dqf.v, id);
+	test_qsbr_reader_stop(dqf.v, id);
 	rte_atomic_store_explicit(&dqf.done, 1, rte_memory_order_release);
 	return 0;
 }
@@ -1263,7 +1223,7 @@ dqf_setup(void)
 	memset(&dqf, 0, sizeof(dqf));
 	stress_params_init(&p, "rht_dqf_repro");
 	dqf.ht = rte_rhashtable_create(&p);
-	dqf.v = stress_qsbr_create();
+	dqf.v = test_qsbr_create();
 	if (dqf.ht == NULL || dqf.v == NULL)
 		return -ENOMEM;
 	memset(&rc, 0, sizeof(rc));
@@ -1294,14 +1254,12 @@ test_rhashtable_rcu_dq_full_repro(void)
 	}
 	TEST_ASSERT_SUCCESS(dqf_setup(), "setup");
 	/* a reader that holds every grace period open for a while */
-	rte_rcu_qsbr_thread_register(dqf.v, DQF_HOLDER);
-	rte_rcu_qsbr_thread_online(dqf.v, DQF_HOLDER);
+	test_qsbr_reader_start(dqf.v, DQF_HOLDER);
 	rte_eal_remote_launch(dqf_writer, NULL, lcores[0]);
 	rte_delay_us_sleep(200 * 1000);
 	printf("removed %u of %u while a reader held the grace period\n",
 	       rte_atomic_load_explicit(&dqf.removed, rte_memory_order_relaxed), DQF_OBJS);
-	rte_rcu_qsbr_thread_offline(dqf.v, DQF_HOLDER);
-	rte_rcu_qsbr_thread_unregister(dqf.v, DQF_HOLDER);
+	test_qsbr_reader_stop(dqf.v, DQF_HOLDER);
 	blocked = !wr_wait(&dqf.done, 1000);
 	while (rte_atomic_load_explicit(&dqf.done, rte_memory_order_acquire) == 0) {
 		rte_rcu_qsbr_quiescent(dqf.v, lcores[0]);

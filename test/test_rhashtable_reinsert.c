@@ -33,18 +33,6 @@ static struct test_obj *obj_s, *obj_x;
 static bool hook_armed;
 static int hook_ret;
 
-/* Ignores the seed, so that a key has the same bucket index in every table. */
-static uint32_t
-seedless_hash(const void *key, uint32_t key_len, uint32_t seed)
-{
-	uint32_t k;
-
-	RTE_SET_USED(key_len);
-	RTE_SET_USED(seed);
-	memcpy(&k, key, sizeof(k));
-	return k;
-}
-
 static void
 reinsert_x(void)
 {
@@ -80,7 +68,7 @@ reinsert_setup(void)
 
 	test_params_init(&p, "rht_reinsert");
 	p.nelem_hint = 1; /* 4 buckets */
-	p.hashfn = seedless_hash;
+	p.hashfn = test_seedless_hash;
 	p.obj_cmpfn = hooked_cmp;
 	ht = rte_rhashtable_create(&p);
 	TEST_ASSERT_NOT_NULL(ht, "create failed");

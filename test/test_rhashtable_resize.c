@@ -161,7 +161,7 @@ test_max_size(void)
 	TEST_ASSERT_EQUAL(s.refused_e2big, 2, "stats.refused_e2big %" PRIu64, s.refused_e2big);
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 256, "count");
 	TEST_ASSERT_NULL(rte_rhashtable_lookup(ht, &extra.key), "refused object found");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 256), "lookups at the limit");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 256, true), "lookups at the limit");
 
 	/* room again after a remove */
 	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[0].node), "remove");
@@ -195,7 +195,7 @@ shrink_to_min(uint16_t min_size, uint32_t expected)
 	buckets = test_stats(ht).buckets;
 	TEST_ASSERT_EQUAL(buckets, expected, "min_size %u: shrank to %u buckets, expected %u",
 			  min_size, buckets, expected);
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 1), "lookup after the shrink");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 1, true), "lookup after the shrink");
 	rte_rhashtable_free(ht);
 	ht = NULL;
 	return TEST_SUCCESS;
@@ -256,7 +256,7 @@ test_grow_by_worker(void)
 	TEST_ASSERT_EQUAL(s.objs_moved, 50, "stats.objs_moved %" PRIu64, s.objs_moved);
 	TEST_ASSERT(s.tables_freed >= 1, "old table not freed without QSBR");
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 50, "count");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 50), "lookups after the grow");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 50, true), "lookups after the grow");
 	TEST_ASSERT_EQUAL(rte_rhashtable_rehash_run(NULL), -EINVAL, "rehash_run(NULL)");
 	return TEST_SUCCESS;
 }
@@ -274,7 +274,7 @@ lookups_mid_rehash(void)
 	void *got[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint32_t i, j, n, d, absent;
 
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, N_OBJS), "rte_rhashtable_lookup");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, N_OBJS, true), "rte_rhashtable_lookup");
 	for (i = 0; i < N_OBJS; i++)
 		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_fast(ht, &objs[i].key,
 							     sizeof(objs[i].key)),
@@ -350,8 +350,8 @@ shrink_case(bool automatic, uint32_t expected)
 			  automatic, s.buckets, expected);
 	TEST_ASSERT_EQUAL(s.shrinks, automatic ? 1 : 0, "stats.shrinks %" PRIu64, s.shrinks);
 	TEST_ASSERT_EQUAL(s.ntables, 1, "ntables %u", s.ntables);
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 30, 100), "lookups after the shrink");
-	TEST_ASSERT_SUCCESS(test_none_found(ht, objs, 0, 30), "removed objects");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 30, 100, true), "lookups after the shrink");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 30, false), "removed objects");
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 70, "count");
 	return TEST_SUCCESS;
 }
@@ -435,7 +435,7 @@ test_emergency_growth(void)
 	TEST_ASSERT(s.ntables > 1, "only %u bucket table with no worker run", s.ntables);
 	TEST_ASSERT_EQUAL(s.grows, s.emergency_allocs, "emergency tables are not grows");
 	TEST_ASSERT_SUCCESS(check_table_chain(s.ntables), "bucket table chain");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 300), "lookups across %u tables",
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 300, true), "lookups across %u tables",
 			    s.ntables);
 	TEST_ASSERT_SUCCESS(check_bulk_found(0), "bulk lookups across the chain");
 	TEST_ASSERT_SUCCESS(check_bulk_found(236), "bulk lookups across the chain");
@@ -447,16 +447,16 @@ test_emergency_growth(void)
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 300, 301), "insert");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[2].node), "remove from old table");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[299].node), "remove from new table");
-	TEST_ASSERT_SUCCESS(test_none_found(ht, objs, 2, 3), "removed");
-	TEST_ASSERT_SUCCESS(test_none_found(ht, objs, 299, 300), "removed");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 2, 3, false), "removed");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 299, 300, false), "removed");
 
 	/* the worker collapses the chain into one table of the right size */
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	s = test_stats(ht);
 	TEST_ASSERT_EQUAL(s.ntables, 1, "%u tables after rehash_run", s.ntables);
 	TEST_ASSERT_EQUAL(s.buckets, 512, "299 objects in %u buckets", s.buckets);
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 3, 299), "lookups after rehash_run");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 2), "lookups after rehash_run");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 3, 299, true), "lookups after rehash_run");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 2, true), "lookups after rehash_run");
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 299, "count");
 	return TEST_SUCCESS;
 }
@@ -488,7 +488,7 @@ test_reseed(void)
 	seed0 = test_table_seed(ht, 0);
 
 	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(ht), "reseed");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 40), "lookups with a re-seed pending");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 40, true), "lookups with a re-seed pending");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	s = test_stats(ht);
 	seed1 = test_table_seed(ht, 0);
@@ -497,7 +497,7 @@ test_reseed(void)
 	TEST_ASSERT_EQUAL(s.reseeds, 1, "stats.reseeds %" PRIu64, s.reseeds);
 	TEST_ASSERT_EQUAL(s.objs_moved, 40, "re-seed moved %" PRIu64 " objects", s.objs_moved);
 	TEST_ASSERT_NOT_EQUAL(seed1, seed0, "re-seed kept the seed %#x", seed0);
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 40), "lookups after the re-seed");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 40, true), "lookups after the re-seed");
 
 	/* a grow gets a new seed too */
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 40, 60), "insert");
@@ -505,14 +505,14 @@ test_reseed(void)
 	seed2 = test_table_seed(ht, 0);
 	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 128, "no grow at 94%% load");
 	TEST_ASSERT(seed2 != seed1 && seed2 != seed0, "grown table reuses a seed");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 60), "lookups after the grow");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 60, true), "lookups after the grow");
 
 	/* and another re-seed at the new size */
 	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(ht), "reseed");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 128, "re-seed changed the size");
 	TEST_ASSERT_NOT_EQUAL(test_table_seed(ht, 0), seed2, "second re-seed kept the seed");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 60), "lookups after the re-seed");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 60, true), "lookups after the re-seed");
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 60, "count");
 	TEST_ASSERT_EQUAL(rte_rhashtable_reseed(NULL), -EINVAL, "reseed(NULL)");
 	return TEST_SUCCESS;
@@ -602,14 +602,14 @@ test_chain_limit(void)
 	s = test_stats(ht);
 	TEST_ASSERT_EQUAL(s.refused_ebusy, 1, "stats.refused_ebusy %" PRIu64, s.refused_ebusy);
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), n, "count after -EBUSY");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, n), "lookups after -EBUSY");
-	TEST_ASSERT_SUCCESS(test_none_found(ht, objs, n, n + 1), "the refused object");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, n, true), "lookups after -EBUSY");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, n, n + 1, false), "the refused object");
 	TEST_ASSERT_SUCCESS(check_table_chain(s.ntables), "bucket table chain");
 
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	s = test_stats(ht);
 	TEST_ASSERT_EQUAL(s.ntables, 1, "%u tables after rehash_run", s.ntables);
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, n), "lookups after rehash_run");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, n, true), "lookups after rehash_run");
 	for (i = 0; i < n; i++)
 		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove %u", i);
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 0, "count after removing all");
@@ -672,15 +672,15 @@ test_nested_table(void)
 	TEST_ASSERT(__rte_rhashtable_fault_count() > 0, "no allocation was refused");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_table_info_get(ht, 0, &info), "table_info");
 	TEST_ASSERT(info.nested, "the 4096-bucket table is not nested");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 2000), "lookups in the nested table");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 2000, true), "lookups in the nested table");
 	TEST_ASSERT_SUCCESS(check_bulk_found(1000), "bulk lookups in the nested table");
 	TEST_ASSERT_SUCCESS(walk_count_once(2000), "walk of the nested table");
 
 	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[5].node), "remove");
-	TEST_ASSERT_SUCCESS(test_none_found(ht, objs, 5, 6), "removed");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 5, 6, false), "removed");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(ht), "reseed");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "re-seed into a nested table");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 6, 2000), "lookups after the re-seed");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 6, 2000, true), "lookups after the re-seed");
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 1999, "count");
 	return TEST_SUCCESS;
 }
@@ -701,14 +701,14 @@ test_alloc_fail_keeps_table(void)
 	TEST_ASSERT(s.alloc_failures > 0, "stats.alloc_failures 0");
 	TEST_ASSERT(s.ntables == 1 && s.buckets == 64, "table changed (%u tables, %u buckets)",
 		    s.ntables, s.buckets);
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 50), "lookups in the old table");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 50, true), "lookups in the old table");
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 50, 60), "insert below 100%% load");
 
 	/* restore memory: the grow goes through */
 	__rte_rhashtable_fault_inject(NULL);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run with memory");
 	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 128, "no grow after memory came back");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 60), "lookups after the grow");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 60, true), "lookups after the grow");
 	return TEST_SUCCESS;
 }
 

@@ -32,7 +32,7 @@
 
 #include "rht_eal_mem.h"
 #include "test.h"
-#include "test_rhashtable_rel.h"
+#include "test_rhashtable_stress.h"
 
 #define SCALE_MIN_BUCKETS 64
 #define SCALE_SERVICE_EVERY 1024
@@ -43,8 +43,7 @@ struct sobj {
 };
 
 struct scale_figures {
-	uint64_t base_bytes;
-	uint64_t base_blocks;
+	struct test_heap base;
 	uint64_t peak_bytes;     /* most memory the table held (stats bytes) */
 	uint64_t rest_bytes;     /* table memory with every object in, at rest */
 	double insert_s;
@@ -195,16 +194,15 @@ rte_hash_footprint(uint32_t n)
 		.key_len = sizeof(uint64_t),
 		.socket_id = SOCKET_ID_ANY,
 	};
-	uint64_t b0, k0, b1, k1;
+	struct test_heap before = test_heap_usage(), after;
 	struct rte_hash *h;
 
-	rel_heap_usage(&b0, &k0);
 	h = rte_hash_create(&p);
 	if (h == NULL)
 		return -1;
-	rel_heap_usage(&b1, &k1);
+	after = test_heap_usage();
 	rte_hash_free(h);
-	return (int64_t)(b1 - b0);
+	return (int64_t)(after.bytes - before.bytes);
 }
 
 static void
@@ -240,7 +238,7 @@ scale_run(uint32_t n)
 	struct scale_figures f;
 	struct rte_rhashtable *ht;
 	struct sobj *o;
-	uint64_t bytes, blocks;
+	struct test_heap heap;
 	uint32_t i;
 	int ret;
 
@@ -253,8 +251,8 @@ scale_run(uint32_t n)
 	rd.objs = (const char *)o;
 	rd.obj_size = sizeof(*o);
 	rd.key_offset = offsetof(struct sobj, key);
-	rd.v = rel_qsbr_create();
-	rel_heap_usage(&f.base_bytes, &f.base_blocks);
+	rd.v = test_qsbr_create();
+	f.base = test_heap_usage();
 	ht = scale_table();
 	rd.ht = ht;
 	if (ht == NULL || rd.v == NULL || rel_readers_start(&rd) != 0) {
@@ -267,16 +265,16 @@ scale_run(uint32_t n)
 	ret = scale_body(ht, o, n, &f);
 	f.misses = rel_readers_stop(&rd, &f.lookups);
 	rte_rhashtable_free(ht);
-	rel_heap_usage(&bytes, &blocks);
+	heap = test_heap_usage();
 	rte_free(rd.v);
 	free(o);
 	print_figures(n, &f);
 	TEST_ASSERT_SUCCESS(ret, "scale run of %u objects", n);
 	TEST_ASSERT_EQUAL(f.misses, 0, "the reader missed %" PRIu64 " present keys", f.misses);
 	TEST_ASSERT(rd.nb_lcores == 0 || f.lookups > 0, "the reader did not run");
-	TEST_ASSERT(bytes == f.base_bytes && blocks == f.base_blocks,
+	TEST_ASSERT(test_heap_same(&heap, &f.base),
 		    "heap: %+" PRId64 " bytes, %+" PRId64 " blocks after free",
-		    (int64_t)(bytes - f.base_bytes), (int64_t)(blocks - f.base_blocks));
+		    (int64_t)(heap.bytes - f.base.bytes), (int64_t)(heap.blocks - f.base.blocks));
 	return TEST_SUCCESS;
 }
 

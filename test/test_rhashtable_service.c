@@ -66,15 +66,13 @@ attach_qsbr(void)
 {
 	struct rte_rhashtable_rcu_config cfg;
 
-	qv = rte_zmalloc(NULL, rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE), RTE_CACHE_LINE_SIZE);
+	qv = test_qsbr_create();
 	TEST_ASSERT_NOT_NULL(qv, "QSBR variable");
-	TEST_ASSERT_SUCCESS(rte_rcu_qsbr_init(qv, RTE_MAX_LCORE), "rcu init");
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.v = qv;
 	cfg.mode = RTE_RHASHTABLE_QSBR_MODE_DQ;
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rcu_qsbr_add(ht, &cfg), "rcu_qsbr_add");
-	TEST_ASSERT_SUCCESS(rte_rcu_qsbr_thread_register(qv, rte_lcore_id()), "register");
-	rte_rcu_qsbr_thread_online(qv, rte_lcore_id());
+	TEST_ASSERT_SUCCESS(test_qsbr_reader_start(qv, rte_lcore_id()), "register");
 	return TEST_SUCCESS;
 }
 
@@ -115,14 +113,9 @@ wait_for_grow(uint32_t buckets)
 static int
 service_setup(void)
 {
-	struct rte_rhashtable_params p;
-
-	test_params_init(&p, "rht_svc");
-	ht = rte_rhashtable_create(&p);
-	objs = test_objs_alloc(N_OBJS, 1);
 	qv = NULL;
 	service_lcore = RTE_MAX_LCORE;
-	return ht != NULL && objs != NULL ? TEST_SUCCESS : TEST_FAILED;
+	return test_table_setup(&ht, &objs, "rht_svc", 0, N_OBJS, 1);
 }
 
 static void
@@ -135,16 +128,11 @@ service_teardown(void)
 		rte_eal_wait_lcore(service_lcore);
 		rte_service_lcore_del(service_lcore);
 	}
-	if (qv != NULL) {
-		rte_rcu_qsbr_thread_offline(qv, rte_lcore_id());
-		rte_rcu_qsbr_thread_unregister(qv, rte_lcore_id());
-	}
-	rte_rhashtable_free(ht);
+	if (qv != NULL)
+		test_qsbr_reader_stop(qv, rte_lcore_id());
+	test_table_teardown(&ht, &objs);
 	rte_free(qv);
-	rte_free(objs);
-	ht = NULL;
 	qv = NULL;
-	objs = NULL;
 }
 
 static int
@@ -167,12 +155,12 @@ test_service_grows(void)
 	s = test_stats(ht);
 	TEST_ASSERT_EQUAL(s.grows, 1, "stats.grows %" PRIu64, s.grows);
 	TEST_ASSERT_EQUAL(s.emergency_allocs, 0, "the grow was an emergency allocation");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 60), "lookups after the grow");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 60, true), "lookups after the grow");
 
 	/* and again, with inserts racing the service */
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 60, 200), "insert");
 	TEST_ASSERT_SUCCESS(wait_for_grow(512), "the service did not grow to 512");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 200), "lookups after the second grow");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 200, true), "lookups after the second grow");
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 200, "count");
 	return TEST_SUCCESS;
 }
@@ -207,7 +195,7 @@ test_service_stalled(void)
 	TEST_ASSERT(s.ntables >= 3, "%u tables after 200 inserts", s.ntables);
 	TEST_ASSERT(s.worker_stalls >= 1, "tables piled up uncounted: %" PRIu64 " stalls",
 		    s.worker_stalls);
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 200), "lookups across the chain");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 200, true), "lookups across the chain");
 
 	/* the application runs the worker itself: no more stalls */
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");

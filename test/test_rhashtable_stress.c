@@ -4,7 +4,7 @@
 
 /*
  * Helpers of the multi-lcore stress suites: poisoned objects with a
- * quarantine, QSBR variable, service lcore, figures.
+ * quarantine, service lcore, figures; reader lcores that count misses.
  */
 
 #include <errno.h>
@@ -145,27 +145,8 @@ stress_objs_freed(void)
 void
 stress_params_init(struct rte_rhashtable_params *p, const char *name)
 {
-	memset(p, 0, sizeof(*p));
-	p->name = name;
-	p->socket_id = SOCKET_ID_ANY;
-	p->key_len = sizeof(uint64_t);
-	p->key_offset = offsetof(struct stress_obj, key);
-	p->head_offset = offsetof(struct stress_obj, node);
-}
-
-struct rte_rcu_qsbr *
-stress_qsbr_create(void)
-{
-	size_t sz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
-	struct rte_rcu_qsbr *v = rte_zmalloc("rht_stress_qsbr", sz, RTE_CACHE_LINE_SIZE);
-
-	if (v == NULL)
-		return NULL;
-	if (rte_rcu_qsbr_init(v, RTE_MAX_LCORE) != 0) {
-		rte_free(v);
-		return NULL;
-	}
-	return v;
+	test_params_set(p, name, sizeof(uint64_t), offsetof(struct stress_obj, key),
+		offsetof(struct stress_obj, node));
 }
 
 unsigned int
@@ -243,16 +224,23 @@ stress_service_stop(struct rte_rhashtable *ht, int lcore)
 	service_lcore_added = -1;
 }
 
-void
-stress_totals_add(struct stress_totals *t, const struct stress_counts *c)
+struct stress_totals
+stress_totals_sum(const struct stress_counts *counts)
 {
-	t->lookups += c->lookups;
-	t->misses += c->misses;
-	t->false_hits += c->false_hits;
-	t->bad_objs += c->bad_objs;
-	t->ops += c->ops;
-	t->errors += c->errors;
-	t->qs += c->qs;
+	struct stress_totals t;
+	const struct stress_counts *c;
+
+	memset(&t, 0, sizeof(t));
+	for (c = counts; c < counts + RTE_MAX_LCORE; c++) {
+		t.lookups += c->lookups;
+		t.misses += c->misses;
+		t.false_hits += c->false_hits;
+		t.bad_objs += c->bad_objs;
+		t.ops += c->ops;
+		t.errors += c->errors;
+		t.qs += c->qs;
+	}
+	return t;
 }
 
 void
@@ -293,4 +281,106 @@ stress_wait_rest(struct rte_rhashtable *ht, double seconds, uint32_t min_size, b
 		rte_delay_us_sleep(1000);
 	} while (rte_get_timer_cycles() < deadline);
 	return false;
+}
+
+static uint64_t
+rel_xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static const void *
+rel_obj(const struct rel_readers *r, uint32_t i)
+{
+	return r->objs + (size_t)i * r->obj_size;
+}
+
+/* One lookup of a random object of [lo, hi); a miss counts only if it was
+ * present from before the lookup to after it.
+ */
+static void
+rel_reader_probe(struct rel_readers *r, struct rel_reader_count *c, uint64_t *seed)
+{
+	/* acquire: pairs with the main lcore's release stores of lo, hi and present[] */
+	uint32_t lo = rte_atomic_load_explicit(&r->lo, rte_memory_order_acquire);
+	uint32_t hi = rte_atomic_load_explicit(&r->hi, rte_memory_order_acquire);
+	const void *obj;
+	uint32_t i;
+
+	if (hi <= lo)
+		return;
+	i = lo + (uint32_t)(rel_xorshift(seed) % (hi - lo));
+	if (r->present != NULL &&
+	    rte_atomic_load_explicit(&r->present[i], rte_memory_order_acquire) == 0)
+		return;
+	obj = rel_obj(r, i);
+	c->lookups++;
+	if (rte_rhashtable_lookup(r->ht, (const char *)obj + r->key_offset) == obj)
+		return;
+	if (i >= rte_atomic_load_explicit(&r->lo, rte_memory_order_acquire)) {
+		c->misses++;
+		if (c->misses < 4)
+			printf("reader lcore %u missed object %u\n", rte_lcore_id(), i);
+	}
+}
+
+static int
+rel_reader_main(void *arg)
+{
+	struct rel_readers *r = arg;
+	unsigned int id = rte_lcore_id();
+	struct rel_reader_count *c = &r->count[id];
+	uint64_t seed = 0x9e3779b97f4a7c15ULL * (id + 1);
+	unsigned int j;
+
+	if (test_qsbr_reader_start(r->v, id) != 0)
+		return -1;
+	while (rte_atomic_load_explicit(&r->stop, rte_memory_order_acquire) == 0) {
+		for (j = 0; j < 64; j++)
+			rel_reader_probe(r, c, &seed);
+		rte_rcu_qsbr_quiescent(r->v, id);
+	}
+	test_qsbr_reader_stop(r->v, id);
+	return 0;
+}
+
+int
+rel_readers_start(struct rel_readers *r)
+{
+	struct rte_rhashtable_rcu_config cfg = {
+		.v = r->v,
+		.mode = RTE_RHASHTABLE_QSBR_MODE_DQ,
+	};
+	unsigned int lcore;
+
+	if (rte_rhashtable_rcu_qsbr_add(r->ht, &cfg) != 0)
+		return -1;
+	r->stop = 0;
+	r->nb_lcores = 0;
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		memset(&r->count[lcore], 0, sizeof(r->count[lcore]));
+		if (rte_eal_remote_launch(rel_reader_main, r, lcore) != 0)
+			return -1;
+		r->nb_lcores++;
+	}
+	return 0;
+}
+
+uint64_t
+rel_readers_stop(struct rel_readers *r, uint64_t *lookups)
+{
+	uint64_t misses = 0;
+	unsigned int lcore;
+
+	rte_atomic_store_explicit(&r->stop, 1, rte_memory_order_release);
+	rte_eal_mp_wait_lcore();
+	*lookups = 0;
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		*lookups += r->count[lcore].lookups;
+		misses += r->count[lcore].misses;
+	}
+	return misses;
 }

@@ -6,9 +6,9 @@
 #define _TEST_RHASHTABLE_STRESS_H_
 
 /*
- * Shared by the multi-lcore stress suites (test_rhashtable_rcu_stress.c,
- * test_rhashtable_walk_stress.c): objects that are poisoned when the table
- * frees them, the QSBR variable, the service lcore, durations.
+ * Shared by the multi-lcore suites (the stress suites, faults, scale),
+ * implemented in test_rhashtable_stress.c: objects that are poisoned when the
+ * table frees them, the service lcore, durations, reader lcores.
  *
  * Objects come from libc malloc, so that an AddressSanitizer build catches a
  * reader touching an object after free_obj freed it (rte_malloc memory is
@@ -24,6 +24,8 @@
 #include <rte_rcu_qsbr.h>
 
 #include <rte_rhashtable.h>
+
+#include "test_rhashtable_util.h"
 
 /* Key classes, in the top byte of a 64-bit key. */
 #define STRESS_CLS_STABLE 1ULL /* inserted first, only ever replaced */
@@ -99,9 +101,6 @@ stress_obj_ok(const struct stress_obj *o, uint64_t key)
 /* Table parameters for struct stress_obj with 64-bit keys. */
 void stress_params_init(struct rte_rhashtable_params *p, const char *name);
 
-/* A QSBR variable for every lcore, or NULL. */
-struct rte_rcu_qsbr *stress_qsbr_create(void);
-
 /*
  * The lcore that runs the table's rehash service: the first -s service lcore
  * if any, else the last worker lcore, turned into a service lcore.
@@ -115,8 +114,8 @@ void stress_service_stop(struct rte_rhashtable *ht, int lcore);
 /* Worker lcores that are not service lcores. */
 unsigned int stress_worker_lcores(unsigned int *ids, unsigned int max);
 
-/* Sum per-thread counters. */
-void stress_totals_add(struct stress_totals *t, const struct stress_counts *c);
+/* Sum the per-thread counters of every lcore id, counts[RTE_MAX_LCORE]. */
+struct stress_totals stress_totals_sum(const struct stress_counts *counts);
 
 /* Print the table's counters. */
 void stress_print_stats(const char *what, const struct rte_rhashtable_stats *s);
@@ -129,5 +128,42 @@ bool stress_wait_rest(struct rte_rhashtable *ht, double seconds, uint32_t min_si
 
 /* True when the newest bucket table is within the resize thresholds. */
 bool stress_within_thresholds(const struct rte_rhashtable_stats *s, uint32_t min_size);
+
+/*
+ * Reader lcores of the reliability suites (faults, scale): they look up keys
+ * known to be present while the main lcore inserts, removes and rehashes,
+ * and count every miss.
+ *
+ * Object i lives at objs + i * obj_size and has its key at key_offset. The
+ * main lcore publishes the range [lo, hi) of objects that may be present,
+ * and, if present is set, a flag per object; a reader that misses object i
+ * re-reads lo afterwards and counts a miss only if i was present during the
+ * whole lookup.
+ */
+
+struct __rte_cache_aligned rel_reader_count {
+	uint64_t lookups;
+	uint64_t misses;
+};
+
+struct rel_readers {
+	struct rte_rhashtable *ht;
+	struct rte_rcu_qsbr *v;
+	const uint8_t *present;   /* NULL: all of [lo, hi) is present */
+	const char *objs;
+	size_t obj_size;
+	size_t key_offset;
+	uint32_t lo;              /* objects below lo may be gone (acquire/release) */
+	uint32_t hi;              /* objects from hi on are not inserted yet */
+	uint32_t stop;
+	unsigned int nb_lcores;
+	struct rel_reader_count count[RTE_MAX_LCORE];
+};
+
+/* Attach r->v to r->ht in defer-queue mode and start readers on every worker lcore. */
+int rel_readers_start(struct rel_readers *r);
+
+/* Stop the readers; the total of misses (0 expected), lookups in *lookups. */
+uint64_t rel_readers_stop(struct rel_readers *r, uint64_t *lookups);
 
 #endif /* _TEST_RHASHTABLE_STRESS_H_ */

@@ -12,13 +12,16 @@
  */
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_memory.h>
+#include <rte_rcu_qsbr.h>
 
 #include <rte_rhashtable.h>
 #include <rte_rhashtable_config.h>
@@ -52,15 +55,24 @@ test_default_config(void)
 	return TEST_SUCCESS;
 }
 
+/* Parameters of a table of objects with key_len-byte keys at key_offset. */
 static inline void
-test_params_init(struct rte_rhashtable_params *p, const char *name)
+test_params_set(struct rte_rhashtable_params *p, const char *name, uint32_t key_len,
+	size_t key_offset, size_t head_offset)
 {
 	memset(p, 0, sizeof(*p));
 	p->name = name;
 	p->socket_id = SOCKET_ID_ANY;
-	p->key_len = sizeof(uint32_t);
-	p->key_offset = offsetof(struct test_obj, key);
-	p->head_offset = offsetof(struct test_obj, node);
+	p->key_len = key_len;
+	p->key_offset = key_offset;
+	p->head_offset = head_offset;
+}
+
+static inline void
+test_params_init(struct rte_rhashtable_params *p, const char *name)
+{
+	test_params_set(p, name, sizeof(uint32_t), offsetof(struct test_obj, key),
+		offsetof(struct test_obj, node));
 }
 
 /* n objects with keys first, first + 1, ...; free with rte_free(). */
@@ -77,6 +89,40 @@ test_objs_alloc(uint32_t n, uint32_t first)
 		objs[i].key = first + i;
 	}
 	return objs;
+}
+
+/*
+ * The usual fixture: *ht a table named name (nelem_hint hint), *objs n objects
+ * with keys first, first + 1, ... TEST_SUCCESS, or TEST_FAILED with neither.
+ */
+static inline int
+test_table_setup(struct rte_rhashtable **ht, struct test_obj **objs, const char *name,
+	uint16_t hint, uint32_t n, uint32_t first)
+{
+	struct rte_rhashtable_params p;
+
+	test_params_init(&p, name);
+	p.nelem_hint = hint;
+	*ht = rte_rhashtable_create(&p);
+	*objs = test_objs_alloc(n, first);
+	if (*ht != NULL && *objs != NULL)
+		return TEST_SUCCESS;
+	printf("setup of %s failed: %s\n", name, rte_strerror(rte_errno));
+	rte_rhashtable_free(*ht);
+	rte_free(*objs);
+	*ht = NULL;
+	*objs = NULL;
+	return TEST_FAILED;
+}
+
+/* Free what test_table_setup() made. */
+static inline void
+test_table_teardown(struct rte_rhashtable **ht, struct test_obj **objs)
+{
+	rte_rhashtable_free(*ht);
+	rte_free(*objs);
+	*ht = NULL;
+	*objs = NULL;
 }
 
 static inline void
@@ -105,32 +151,20 @@ test_insert_range(struct rte_rhashtable *ht, struct test_obj *objs, uint32_t fro
 	return 0;
 }
 
-/* Every object of objs[from..to) is found, and is that very object. */
+/*
+ * present: every object of objs[from..to) is found, and is that very object;
+ * !present: none of them is found. 0 if so, else -1.
+ */
 static inline int
-test_all_found(const struct rte_rhashtable *ht, struct test_obj *objs, uint32_t from,
-	       uint32_t to)
+test_found(const struct rte_rhashtable *ht, struct test_obj *objs, uint32_t from, uint32_t to,
+	bool present)
 {
 	uint32_t i;
 
 	for (i = from; i < to; i++) {
-		if (rte_rhashtable_lookup(ht, &objs[i].key) != &objs[i]) {
-			printf("key %u (object %u) not found\n", objs[i].key, i);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* No object of objs[from..to) is found. */
-static inline int
-test_none_found(const struct rte_rhashtable *ht, struct test_obj *objs, uint32_t from,
-		uint32_t to)
-{
-	uint32_t i;
-
-	for (i = from; i < to; i++) {
-		if (rte_rhashtable_lookup(ht, &objs[i].key) != NULL) {
-			printf("removed key %u still found\n", objs[i].key);
+		if (rte_rhashtable_lookup(ht, &objs[i].key) != (present ? &objs[i] : NULL)) {
+			printf("key %u (object %u) %s\n", objs[i].key, i,
+			       present ? "not found" : "found after its removal");
 			return -1;
 		}
 	}
@@ -146,6 +180,26 @@ test_stats(const struct rte_rhashtable *ht)
 	if (rte_rhashtable_stats_get(ht, &s) != 0)
 		printf("rte_rhashtable_stats_get failed\n");
 	return s;
+}
+
+/*
+ * Hash function that ignores the seed and gives the value of a 4- or 8-byte
+ * key (truncated): a key has the same bucket index in every table, and keys
+ * k and k + buckets share one.
+ */
+static inline uint32_t
+test_seedless_hash(const void *key, uint32_t key_len, uint32_t seed)
+{
+	uint64_t k64;
+	uint32_t k32;
+
+	RTE_SET_USED(seed);
+	if (key_len == sizeof(k64)) {
+		memcpy(&k64, key, sizeof(k64));
+		return (uint32_t)k64;
+	}
+	memcpy(&k32, key, sizeof(k32));
+	return k32;
 }
 
 /* Buckets of bucket table idx, 0 when it does not exist. */
@@ -169,18 +223,68 @@ test_table_seed(struct rte_rhashtable *ht, uint32_t idx)
 	return info.seed;
 }
 
-/* Bytes allocated from the rte_malloc heaps of every socket. */
-static inline uint64_t
-test_heap_allocated(void)
+/* A QSBR variable for every lcore id; NULL on no memory. */
+static inline struct rte_rcu_qsbr *
+test_qsbr_create(void)
 {
+	size_t sz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
+	struct rte_rcu_qsbr *v = rte_zmalloc("test_qsbr", sz, RTE_CACHE_LINE_SIZE);
+
+	if (v != NULL && rte_rcu_qsbr_init(v, RTE_MAX_LCORE) != 0) {
+		rte_free(v);
+		v = NULL;
+	}
+	return v;
+}
+
+/* Lcore id becomes an online reader of v: 0, or the error of the registration. */
+static inline int
+test_qsbr_reader_start(struct rte_rcu_qsbr *v, unsigned int id)
+{
+	int ret = rte_rcu_qsbr_thread_register(v, id);
+
+	if (ret == 0)
+		rte_rcu_qsbr_thread_online(v, id);
+	return ret;
+}
+
+/* Lcore id stops being a reader of v. */
+static inline void
+test_qsbr_reader_stop(struct rte_rcu_qsbr *v, unsigned int id)
+{
+	rte_rcu_qsbr_thread_offline(v, id);
+	rte_rcu_qsbr_thread_unregister(v, id);
+}
+
+/* What the rte_malloc heaps of every socket hold: compared before and after. */
+struct test_heap {
+	uint64_t bytes;       /* allocated */
+	uint64_t blocks;      /* allocated */
+	uint64_t free_bytes;
+};
+
+static inline struct test_heap
+test_heap_usage(void)
+{
+	struct test_heap h = { 0, 0, 0 };
 	struct rte_malloc_socket_stats st;
-	uint64_t total = 0;
 	unsigned int i;
 
-	for (i = 0; i < rte_socket_count(); i++)
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
-			total += st.heap_allocsz_bytes;
-	return total;
+	for (i = 0; i < rte_socket_count(); i++) {
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) != 0)
+			continue;
+		h.bytes += st.heap_allocsz_bytes;
+		h.blocks += st.alloc_count;
+		h.free_bytes += st.heap_freesz_bytes;
+	}
+	return h;
+}
+
+/* Both measures hold the same allocations. */
+static inline bool
+test_heap_same(const struct test_heap *a, const struct test_heap *b)
+{
+	return a->bytes == b->bytes && a->blocks == b->blocks;
 }
 
 #endif /* _TEST_RHASHTABLE_UTIL_H_ */

@@ -40,18 +40,7 @@ struct walk_result {
 static int
 walk_setup_hint(uint16_t hint)
 {
-	struct rte_rhashtable_params p;
-
-	test_params_init(&p, "rht_walk");
-	p.nelem_hint = hint;
-	ht = rte_rhashtable_create(&p);
-	objs = test_objs_alloc(N_OBJS, 77);
-	if (ht == NULL || objs == NULL) {
-		rte_rhashtable_free(ht);
-		rte_free(objs);
-		return TEST_FAILED;
-	}
-	return TEST_SUCCESS;
+	return test_table_setup(&ht, &objs, "rht_walk", hint, N_OBJS, 77);
 }
 
 /* 64 buckets: the cases that want resizes. */
@@ -71,10 +60,7 @@ walk_setup_large(void)
 static void
 walk_teardown(void)
 {
-	rte_rhashtable_free(ht);
-	rte_free(objs);
-	ht = NULL;
-	objs = NULL;
+	test_table_teardown(&ht, &objs);
 }
 
 /* Take up to max objects from a started walk (max 0: until it ends). */
@@ -341,7 +327,7 @@ test_walk_rehash_lock(void)
 	TEST_ASSERT_EQUAL(r.returned, 200, "walk returned %u objects", r.returned);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	TEST_ASSERT_EQUAL(test_stats(ht).ntables, 1, "ntables after unlock and rehash_run");
-	TEST_ASSERT_SUCCESS(test_all_found(ht, objs, 0, 200), "lookups after the walk");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 200, true), "lookups after the walk");
 	return TEST_SUCCESS;
 }
 

@@ -127,15 +127,13 @@ ws_writer(void *arg)
 	uint64_t *errors = arg;
 	uint32_t n = 0;
 
-	rte_rcu_qsbr_thread_register(ws.v, id);
-	rte_rcu_qsbr_thread_online(ws.v, id);
+	test_qsbr_reader_start(ws.v, id);
 	while (!ws_stopped()) {
 		ws_writer_step(id, &filling, errors);
 		if ((++n & 63) == 0)
 			rte_rcu_qsbr_quiescent(ws.v, id);
 	}
-	rte_rcu_qsbr_thread_offline(ws.v, id);
-	rte_rcu_qsbr_thread_unregister(ws.v, id);
+	test_qsbr_reader_stop(ws.v, id);
 	return 0;
 }
 
@@ -230,8 +228,7 @@ ws_walker(void *arg)
 	struct ws_counts *c = &ws.counts[id];
 	uint8_t *seen = arg;
 
-	rte_rcu_qsbr_thread_register(ws.v, id);
-	rte_rcu_qsbr_thread_online(ws.v, id);
+	test_qsbr_reader_start(ws.v, id);
 	while (!ws_stopped()) {
 		bool locked = ws.cfg->locked_walks && (c->walks & 1) != 0;
 
@@ -252,8 +249,7 @@ ws_walker(void *arg)
 		c->walks++;
 		rte_rcu_qsbr_quiescent(ws.v, id);
 	}
-	rte_rcu_qsbr_thread_offline(ws.v, id);
-	rte_rcu_qsbr_thread_unregister(ws.v, id);
+	test_qsbr_reader_stop(ws.v, id);
 	return 0;
 }
 
@@ -272,7 +268,7 @@ ws_setup(const struct ws_cfg *cfg)
 	p.automatic_shrinking = true;
 	p.min_size = WS_MIN_SIZE;
 	ws.ht = rte_rhashtable_create(&p);
-	ws.v = stress_qsbr_create();
+	ws.v = test_qsbr_create();
 	ws.stable = calloc(cfg->nstable, sizeof(*ws.stable));
 	ws.bulk = calloc(cfg->bulk_target, sizeof(*ws.bulk));
 	if (stress_pool_init() != 0 || ws.ht == NULL || ws.v == NULL || ws.stable == NULL ||
@@ -410,54 +406,46 @@ out:
 
 static bool ws_long;
 
-static unsigned int
-ws_secs(unsigned int short_s)
-{
-	return ws_long ? RTE_MAX(stress_seconds(60) / 3, 5U) : short_s;
-}
+/* A case as the short run has it; the long run lasts a third of
+ * stress_seconds(60) (5 s at least) with long_bulk bulk keys.
+ */
+struct ws_case_def {
+	struct ws_cfg cfg;
+	uint32_t long_bulk;
+};
 
-/* Grows and re-seeds under the walkers; the writer only inserts. */
+/* grows and re-seeds under the walkers; the writer only inserts */
+static const struct ws_case_def ws_rehash = { { .name = "rht_walk_rehash", .seconds = 4,
+	.nstable = 8192, .bulk_target = 256U << 10 }, 2U << 20 };
+/* grows, shrinks and re-seeds: the writer fills and empties the table */
+static const struct ws_case_def ws_churn = { { .name = "rht_walk_churn", .seconds = 4,
+	.nstable = 8192, .bulk_target = 128U << 10, .removals = true }, 1U << 20 };
+/* every other walk holds the rehash lock while the writer inserts */
+static const struct ws_case_def ws_locked = { { .name = "rht_walk_locked", .seconds = 3,
+	.nstable = 8192, .bulk_target = 256U << 10, .locked_walks = true }, 2U << 20 };
+
 static int
-test_walk_rehash(void)
+ws_case_run(const void *data)
 {
-	struct ws_cfg cfg = {
-		.name = "rht_walk_rehash", .seconds = ws_secs(4), .nstable = 8192,
-		.bulk_target = ws_long ? 2U << 20 : 256U << 10,
-	};
+	const struct ws_case_def *def = data;
+	struct ws_cfg cfg = def->cfg;
 
+	if (ws_long) {
+		cfg.seconds = RTE_MAX(stress_seconds(60) / 3, 5U);
+		cfg.bulk_target = def->long_bulk;
+	}
 	return ws_case(&cfg);
 }
 
-/* Grows, shrinks and re-seeds: the writer fills and empties the table. */
-static int
-test_walk_churn(void)
-{
-	struct ws_cfg cfg = {
-		.name = "rht_walk_churn", .seconds = ws_secs(4), .nstable = 8192,
-		.bulk_target = ws_long ? 1U << 20 : 128U << 10, .removals = true,
-	};
-
-	return ws_case(&cfg);
-}
-
-/* Every other walk holds the rehash lock while the writer inserts. */
-static int
-test_walk_locked(void)
-{
-	struct ws_cfg cfg = {
-		.name = "rht_walk_locked", .seconds = ws_secs(3), .nstable = 8192,
-		.bulk_target = ws_long ? 2U << 20 : 256U << 10, .locked_walks = true,
-	};
-
-	return ws_case(&cfg);
-}
+#define WS_CASE(c) \
+	TEST_CASE_NAMED_WITH_DATA("test_walk_" #c, NULL, NULL, ws_case_run, &ws_##c)
 
 static struct unit_test_suite walk_stress_suite = {
 	.suite_name = "rhashtable walk stress",
 	.unit_test_cases = {
-		TEST_CASE(test_walk_rehash),
-		TEST_CASE(test_walk_churn),
-		TEST_CASE(test_walk_locked),
+		WS_CASE(rehash),
+		WS_CASE(churn),
+		WS_CASE(locked),
 		TEST_CASES_END(),
 	},
 };
@@ -482,18 +470,6 @@ REGISTER_FAST_TEST(rhashtable_walk_stress_short_autotest, true, true,
 
 /* ---- one-thread reproducers: changes in the chain being walked ---- */
 
-/* Keys k and k + 64 share bucket k & 63 of a 64-bucket table. */
-static uint32_t
-repro_hash(const void *key, uint32_t key_len, uint32_t seed)
-{
-	uint64_t k;
-
-	RTE_SET_USED(key_len);
-	RTE_SET_USED(seed);
-	memcpy(&k, key, sizeof(k));
-	return (uint32_t)k;
-}
-
 static struct rte_rhashtable *repro_ht;
 static struct stress_obj repro_objs[4];
 
@@ -504,7 +480,7 @@ repro_setup(void)
 	uint32_t i;
 
 	stress_params_init(&p, "rht_walk_repro");
-	p.hashfn = repro_hash;
+	p.hashfn = test_seedless_hash; /* keys k and k + 64 share bucket k & 63 */
 	p.nelem_hint = 48; /* 64 buckets */
 	repro_ht = rte_rhashtable_create(&p);
 	if (repro_ht == NULL)
@@ -528,7 +504,18 @@ repro_teardown(void)
 	repro_ht = NULL;
 }
 
-/* Walk to the end; count how often each repro object was returned. */
+/* Enter and start a walk of repro_ht; *obj its first object, counted in seen. */
+static int
+repro_walk_first(struct rte_rhashtable_iter *it, uint32_t *seen, void **obj)
+{
+	rte_rhashtable_walk_enter(repro_ht, it);
+	rte_rhashtable_walk_start(it);
+	TEST_ASSERT_SUCCESS(rte_rhashtable_walk_next(it, obj), "first object");
+	seen[(struct stress_obj *)*obj - repro_objs]++;
+	return TEST_SUCCESS;
+}
+
+/* Walk to the end, stop and exit; count how often each object was returned. */
 static int
 repro_walk_rest(struct rte_rhashtable_iter *it, uint32_t *seen)
 {
@@ -538,6 +525,8 @@ repro_walk_rest(struct rte_rhashtable_iter *it, uint32_t *seen)
 	while ((ret = rte_rhashtable_walk_next(it, &obj)) == 0 || ret == -EAGAIN)
 		if (ret == 0)
 			seen[(struct stress_obj *)obj - repro_objs]++;
+	rte_rhashtable_walk_stop(it);
+	rte_rhashtable_walk_exit(it);
 	return ret == -ENOENT ? 0 : ret;
 }
 
@@ -552,15 +541,10 @@ test_walk_repro_remove(void)
 	uint32_t seen[RTE_DIM(repro_objs)] = { 0 };
 	void *obj;
 
-	rte_rhashtable_walk_enter(repro_ht, &it);
-	rte_rhashtable_walk_start(&it);
-	TEST_ASSERT_SUCCESS(rte_rhashtable_walk_next(&it, &obj), "first object");
+	TEST_ASSERT_SUCCESS(repro_walk_first(&it, seen, &obj), "walk start");
 	TEST_ASSERT(obj == &repro_objs[1], "the chain head comes first");
-	seen[1]++;
 	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(repro_ht, &repro_objs[1].node), "remove");
 	TEST_ASSERT_SUCCESS(repro_walk_rest(&it, seen), "walk");
-	rte_rhashtable_walk_stop(&it);
-	rte_rhashtable_walk_exit(&it);
 	TEST_ASSERT_EQUAL(seen[2], 1, "object present for the whole walk returned %u times "
 			  "after an object before it in its chain was removed", seen[2]);
 	return TEST_SUCCESS;
@@ -578,14 +562,9 @@ test_walk_repro_insert_locked(void)
 	void *obj;
 
 	rte_rhashtable_rehash_lock(repro_ht);
-	rte_rhashtable_walk_enter(repro_ht, &it);
-	rte_rhashtable_walk_start(&it);
-	TEST_ASSERT_SUCCESS(rte_rhashtable_walk_next(&it, &obj), "first object");
-	seen[(struct stress_obj *)obj - repro_objs]++;
+	TEST_ASSERT_SUCCESS(repro_walk_first(&it, seen, &obj), "walk start");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_insert(repro_ht, &repro_objs[3].node), "insert");
 	TEST_ASSERT_SUCCESS(repro_walk_rest(&it, seen), "walk");
-	rte_rhashtable_walk_stop(&it);
-	rte_rhashtable_walk_exit(&it);
 	rte_rhashtable_rehash_unlock(repro_ht);
 	TEST_ASSERT(seen[1] == 1 && seen[2] == 1, "under the rehash lock, objects present "
 		    "throughout returned %u and %u times after an insert in their chain",
@@ -601,16 +580,11 @@ test_walk_repro_remove_paused(void)
 	uint32_t seen[RTE_DIM(repro_objs)] = { 0 };
 	void *obj;
 
-	rte_rhashtable_walk_enter(repro_ht, &it);
-	rte_rhashtable_walk_start(&it);
-	TEST_ASSERT_SUCCESS(rte_rhashtable_walk_next(&it, &obj), "first object");
-	seen[(struct stress_obj *)obj - repro_objs]++;
+	TEST_ASSERT_SUCCESS(repro_walk_first(&it, seen, &obj), "walk start");
 	rte_rhashtable_walk_stop(&it);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(repro_ht, &repro_objs[1].node), "remove");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_walk_start_check(&it), "no rehash happened");
 	TEST_ASSERT_SUCCESS(repro_walk_rest(&it, seen), "walk");
-	rte_rhashtable_walk_stop(&it);
-	rte_rhashtable_walk_exit(&it);
 	TEST_ASSERT_EQUAL(seen[2], 1, "object present for the whole walk returned %u times "
 			  "after an object before it was removed during a pause", seen[2]);
 	return TEST_SUCCESS;

@@ -42,12 +42,8 @@ rhl_setup(void)
 	struct rte_rhashtable_params p;
 	uint32_t i;
 
-	memset(&p, 0, sizeof(p));
-	p.name = "rhl_test";
-	p.socket_id = SOCKET_ID_ANY;
-	p.key_len = sizeof(uint32_t);
-	p.key_offset = offsetof(struct list_obj, key);
-	p.head_offset = offsetof(struct list_obj, list);
+	test_params_set(&p, "rhl_test", sizeof(uint32_t), offsetof(struct list_obj, key),
+		offsetof(struct list_obj, list));
 	p.automatic_shrinking = true;
 	hlt = rte_rhltable_create(&p);
 	lobjs = rte_zmalloc(NULL, sizeof(*lobjs) * N_LOBJS, 0);

@@ -27,6 +27,7 @@
 #include "rht_eal_mem.h"
 #include "rht_eal_runtime.h"
 #include "bench_peer.h"
+#include "../test_rhashtable_util.h"
 
 /* Keys per lookup stream: 64 MiB of keys read in order, so the stream itself
  * costs a prefetched sequential read and not a cache miss per lookup.
@@ -266,19 +267,6 @@ bench_rss_bytes(void)
 	return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
-uint64_t
-bench_heap_bytes(void)
-{
-	struct rte_malloc_socket_stats st;
-	uint64_t total = 0;
-	unsigned int i;
-
-	for (i = 0; i < rte_socket_count(); i++)
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
-			total += st.heap_allocsz_bytes;
-	return total;
-}
-
 /* Chosen once: after rte_service_lcore_add() the lcore is no longer a
  * plain worker, and rte_get_next_lcore() would skip it.
  */
@@ -341,13 +329,9 @@ record_eal_args(int argc, char **argv)
 static int
 qsbr_setup(void)
 {
-	size_t sz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
-
-	bench_qsbr = rte_zmalloc("bench_qsbr", sz, RTE_CACHE_LINE_SIZE);
+	bench_qsbr = test_qsbr_create();
 	if (bench_qsbr == NULL)
 		return -ENOMEM;
-	if (rte_rcu_qsbr_init(bench_qsbr, RTE_MAX_LCORE) != 0)
-		return -rte_errno;
 	bench_qsbr_tid = rte_lcore_id();
 	return rte_rcu_qsbr_thread_register(bench_qsbr, bench_qsbr_tid);
 }

@@ -150,9 +150,6 @@ double bench_thread_cpu_s(void);
 /** Resident set size of the process, in bytes. */
 uint64_t bench_rss_bytes(void);
 
-/** Bytes allocated from DPDK's heap on every socket. */
-uint64_t bench_heap_bytes(void);
-
 /** First worker lcore, usable as a service lcore; RTE_MAX_LCORE if none. */
 unsigned int bench_service_lcore(void);
 

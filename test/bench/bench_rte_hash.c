@@ -23,6 +23,7 @@
 #include <rte_rcu_qsbr.h>
 
 #include "bench_peer.h"
+#include "../test_rhashtable_util.h"
 
 struct hash_flow {
 	struct bench_key key;
@@ -84,7 +85,7 @@ hash_create(uint32_t n, enum bench_sizing z)
 		return -ENOTSUP;
 	bench_unique_name(name, sizeof(name), "bench_hash");
 	p.name = name;
-	heap_before = bench_heap_bytes();
+	heap_before = test_heap_usage().bytes;
 	h = rte_hash_create(&p);
 	if (h == NULL)
 		return -rte_errno;
@@ -113,7 +114,7 @@ hash_insert(uint32_t lo, uint32_t hi)
 static int
 hash_settle(void)
 {
-	heap_table = bench_heap_bytes() - heap_before;
+	heap_table = test_heap_usage().bytes - heap_before;
 	return 0;
 }
 
