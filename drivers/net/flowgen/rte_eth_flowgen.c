@@ -93,9 +93,8 @@ flowgen_rx_chunk(struct flowgen_rxq *q, struct rte_mbuf **bufs, unsigned int n, 
 	flowgen_pick(q, slot, n);
 	flowgen_churn(q, slot, n);
 	flowgen_gens(q, slot, gen, n);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		flowgen_build(q, bufs[i], flowgen_slot_bits(q, slot[i], gen[i]), ipv6);
-	}
 	return n;
 }
 
