@@ -165,13 +165,6 @@ flowgen_mbuf_fill(const struct flowgen_rxq *q, struct rte_mbuf *m, uint32_t ptyp
 	m->hash.rss = rss;
 }
 
-/* Source and destination port as they lie in the frame, one 32-bit store. */
-static inline rte_be32_t
-flowgen_ports_be(const struct flowgen_fields *f)
-{
-	return rte_cpu_to_be_32((uint32_t)f->sport << 16 | f->dport);
-}
-
 /* IPv4: the addresses and the header checksum, the rest of the frame is shared. */
 static inline void
 flowgen_addrs4(uint8_t *p, const struct flowgen_tmpl *t, const struct flowgen_fields *f,
@@ -214,7 +207,8 @@ flowgen_build(const struct flowgen_rxq *q, struct rte_mbuf *m, uint64_t v, int i
 	flowgen_fields_get(v, &f);
 	addr_sum = flowgen_sum32(f.src) + flowgen_sum32(f.dst);
 	l4_ck = flowgen_l4_cksum(t, addr_sum + f.sport + f.dport);
-	ports = flowgen_ports_be(&f);
+	/* source and destination port as they lie in the frame, one 32-bit store */
+	ports = rte_cpu_to_be_32((uint32_t)f.sport << 16 | f.dport);
 
 	p = flowgen_frame_copy(q, m, t);
 	if (ipv6)

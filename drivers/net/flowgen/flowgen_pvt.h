@@ -129,7 +129,15 @@ struct flowgen_stats {
 	uint64_t bytes_base;
 };
 
-struct pmd_internals;
+struct pmd_internals {
+	struct flowgen_options opt;
+	uint16_t pkt_size;
+	struct rte_ether_addr mac;
+	uint8_t rss_key[FLOWGEN_RSS_KEY_LEN];
+	/* RSS hash of a flow: XOR over its bytes j of rss_tab[j][byte] */
+	uint32_t rss_tab[FLOWGEN_RSS_TABS][256] __rte_cache_aligned;
+	struct flowgen_tmpl tmpl[FLOWGEN_TMPL_NUM];
+};
 
 struct flowgen_rxq {
 	/* read on every burst */
@@ -173,15 +181,6 @@ struct flowgen_txq {
 	bool fast_free;			/* RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE */
 };
 
-struct pmd_internals {
-	struct flowgen_options opt;
-	uint16_t pkt_size;
-	struct rte_ether_addr mac;
-	uint8_t rss_key[FLOWGEN_RSS_KEY_LEN];
-	/* RSS hash of a flow: XOR over its bytes j of rss_tab[j][byte] */
-	uint32_t rss_tab[FLOWGEN_RSS_TABS][256] __rte_cache_aligned;
-	struct flowgen_tmpl tmpl[FLOWGEN_TMPL_NUM];
-};
 
 /* splitmix64 finaliser: a bijection of 64-bit values, so distinct ids stay distinct. */
 static inline uint64_t

@@ -9,18 +9,6 @@
 #include "flowgen_pkt.h"
 #include "flowgen_rss.h"
 
-/* The symmetric Toeplitz key (0x6d5a repeated): both directions hash alike. */
-static void
-flowgen_rss_key_init(uint8_t *key)
-{
-	unsigned int i;
-
-	for (i = 0; i < FLOWGEN_RSS_KEY_LEN; i += 2) {
-		key[i] = 0x6d;
-		key[i + 1] = 0x5a;
-	}
-}
-
 /* Toeplitz hash of a flow's (src, dst, sport, dport), as a NIC's RSS computes it. */
 static uint32_t
 flowgen_bits_rss_slow(const struct pmd_internals *pi, uint64_t v)
@@ -47,7 +35,8 @@ flowgen_bits_rss_slow(const struct pmd_internals *pi, uint64_t v)
 }
 
 /*
- * The port's key, and its tables. Toeplitz is an XOR of key windows, one per
+ * The port's key: the symmetric Toeplitz key (0x6d5a repeated), so that
+ * both directions hash alike; and its tables. Toeplitz is an XOR of key windows, one per
  * input bit set: linear over GF(2). A tuple is constants XOR the image of the
  * flow's bits 0..60 (each lands on one address or port bit) XOR the
  * destination port chosen by bits 61..63. So the hash is the XOR of a table
@@ -61,7 +50,10 @@ flowgen_rss_init(struct pmd_internals *pi)
 	uint32_t base;
 	unsigned int j, b;
 
-	flowgen_rss_key_init(pi->rss_key);
+	for (j = 0; j < FLOWGEN_RSS_KEY_LEN; j += 2) {
+		pi->rss_key[j] = 0x6d;
+		pi->rss_key[j + 1] = 0x5a;
+	}
 	base = flowgen_bits_rss_slow(pi, 0);
 	for (j = 0; j < FLOWGEN_RSS_TABS; j++) {
 		for (b = 0; b < 256; b++) {

@@ -255,18 +255,6 @@ flowgen_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	return 0;
 }
 
-/*
- * Whether mbufs carry the RSS hash: in an RSS Rx mode, the only one ethdev
- * accepts RTE_ETH_RX_OFFLOAD_RSS_HASH in (delivered with or without that
- * offload, as most NICs do for applications that predate it). Without it a
- * packet costs a few cycles less: the hash is an XOR of eight table entries.
- */
-static bool
-flowgen_rss_hash_wanted(const struct rte_eth_conf *conf)
-{
-	return (conf->rxmode.mq_mode & RTE_ETH_MQ_RX_RSS_FLAG) != 0;
-}
-
 /* The fields of a queue that do not depend on its population. */
 static void
 flowgen_rxq_init(struct flowgen_rxq *q, struct rte_eth_dev *dev, uint16_t qid,
@@ -288,7 +276,13 @@ flowgen_rxq_init(struct flowgen_rxq *q, struct rte_eth_dev *dev, uint16_t qid,
 	q->lines = (uint64_t)share_max * nb_queues;
 	q->id_salt = flowgen_id_salt(pi->opt.seed);
 	q->proto = pi->opt.proto;
-	q->rss_hash = flowgen_rss_hash_wanted(&dev->data->dev_conf);
+	/*
+	 * mbufs carry the RSS hash in an RSS Rx mode, the only one ethdev
+	 * accepts RTE_ETH_RX_OFFLOAD_RSS_HASH in (delivered with or without that
+	 * offload, as most NICs do for applications that predate it). Without it
+	 * a packet costs a few cycles less: the hash is an XOR of eight entries.
+	 */
+	q->rss_hash = (dev->data->dev_conf.rxmode.mq_mode & RTE_ETH_MQ_RX_RSS_FLAG) != 0;
 	q->ol_flags = (q->rss_hash ? RTE_MBUF_F_RX_RSS_HASH : 0) | RTE_MBUF_F_RX_L4_CKSUM_GOOD |
 		(pi->opt.ipv6 ? 0 : RTE_MBUF_F_RX_IP_CKSUM_GOOD);
 	q->mbuf_rearm = flowgen_mbuf_rearm(q->port_id);
