@@ -22,6 +22,7 @@ Reads ELF64 relocatable objects, plain or thin ar archives of them.
 
 import json
 import os
+import re
 import struct
 import sys
 
@@ -85,8 +86,10 @@ def archive_members(data, path):
         body = data[body_pos : body_pos + size]
         if name == "//":
             long_names = body
-        elif name.startswith("/") and name[1:].isdigit():
-            start = int(name[1:])
+        elif re.match(r"/\d", name):
+            # "/<offset in the long names>", which GNU ar may follow with
+            # more in the field (seen: "/170           /")
+            start = int(re.match(r"/(\d+)", name).group(1))
             member = long_names[start : long_names.index(b"/\n", start)].decode()
             yield read_member(thin, body, member, path)
         elif name not in ("/", "/SYM64/"):
