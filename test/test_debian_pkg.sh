@@ -126,10 +126,8 @@ has_file "$doc_deb" usr/share/doc/rte_rhashtable/guides/html/index.html
 has_file "$doc_deb" usr/share/doc/rte_rhashtable/api/html/index.html
 # the autotests link the library's archive (its fault-injection hooks are
 # not exported by the shared library): only the app needs the package
-for deb in "$app_deb"; do
-	dpkg-deb -f "$deb" Depends | grep -q "librte-rhashtable0 (>= $version)" ||
-		fail "$(basename "$deb") does not depend on the library: $(dpkg-deb -f "$deb" Depends)"
-done
+dpkg-deb -f "$app_deb" Depends | grep -q "librte-rhashtable0 (>= $version)" ||
+	fail "$(basename "$app_deb") does not depend on the library: $(dpkg-deb -f "$app_deb" Depends)"
 dpkg-deb -f "$pmd_deb" Depends | grep -q 'librte-ethdev23' ||
 	fail "the PMD does not depend on DPDK's ethdev: $(dpkg-deb -f "$pmd_deb" Depends)"
 dpkg-deb --ctrl-tarfile "$runtime" | tar -xOf - ./symbols |
