@@ -260,6 +260,19 @@ port_queues_setup(uint16_t port, const struct port_info *pi)
 	return 0;
 }
 
+/*
+ * After a failed queue setup, give the port no RX queue before it is closed:
+ * net_pcap (infinite_rx, DPDK 22.11 to 25.11) frees its packet ring when
+ * the RX queue setup fails but keeps the pointer, and its close, for every
+ * RX queue the port has, frees the ring again: the process crashed at exit.
+ */
+static void
+port_queues_drop(uint16_t port, const struct port_info *pi, const struct rte_eth_conf *conf)
+{
+	if (rte_eth_dev_configure(port, 0, pi->nb_txq, conf) != 0)
+		printf("port %u: could not drop its RX queues after the failed setup\n", port);
+}
+
 static int
 port_init(uint16_t port)
 {
@@ -283,8 +296,10 @@ port_init(uint16_t port)
 	if (ret != 0)
 		return ret;
 	ret = port_queues_setup(port, pi);
-	if (ret != 0)
+	if (ret != 0) {
+		port_queues_drop(port, pi, &conf);
 		return ret;
+	}
 	ret = rte_eth_dev_start(port);
 	if (ret != 0)
 		return ret;
