@@ -25,6 +25,7 @@
 #include <rte_common.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
+#include <rte_pause.h>
 #include <rte_spinlock.h>
 
 #include "rhashtable_export.h"
@@ -151,10 +152,48 @@ rht_addr_taggable(const void *p)
 	return ((uintptr_t)p & ~__RTE_RHT_PTR_MASK) == 0 && ((uintptr_t)p & 7) == 0;
 }
 
+/*
+ * The locks of a bucket table are spread over a page (RHT_LOCKS_SPAN bytes)
+ * rather than packed: packed, the 64 locks of a 2-lcore table share four
+ * cache lines, and an insert on one lcore and the rehash worker on another
+ * take turns owning the same line on most locks they take, although their
+ * buckets differ. Lock i sits at locks[i << lock_shift].
+ */
+#define RHT_LOCKS_SPAN 4096U
+
 static inline rte_spinlock_t *
 rht_bucket_lock(const struct __rte_rht_table *tbl, uint32_t idx)
 {
-	return &tbl->locks[idx & tbl->lock_mask];
+	return &tbl->locks[(idx & tbl->lock_mask) << tbl->lock_shift];
+}
+
+/*
+ * Take and release a bucket lock. The lock word is an rte_spinlock_t, but
+ * released with a release store: DPDK's x86 rte_spinlock_unlock() is a
+ * locked exchange, a full barrier that stalls until the critical section's
+ * store to a bucket word just fetched owns its line, and the rehash worker
+ * takes two bucket locks for every object it moves. Taking: an exchange
+ * (acquire), then read-only spinning, as rte_spinlock_lock() does.
+ */
+static inline void
+rht_lock(rte_spinlock_t *sl)
+{
+	while (rte_atomic_exchange_explicit(&sl->locked, 1, rte_memory_order_acquire) != 0)
+		while (rte_atomic_load_explicit(&sl->locked, rte_memory_order_relaxed) != 0)
+			rte_pause();
+}
+
+static inline bool
+rht_trylock(rte_spinlock_t *sl)
+{
+	return rte_atomic_load_explicit(&sl->locked, rte_memory_order_relaxed) == 0 &&
+	       rte_atomic_exchange_explicit(&sl->locked, 1, rte_memory_order_acquire) == 0;
+}
+
+static inline void
+rht_unlock(rte_spinlock_t *sl)
+{
+	rte_atomic_store_explicit(&sl->locked, 0, rte_memory_order_release);
 }
 
 static inline void *

@@ -129,6 +129,18 @@ lock_count(const struct rte_rhashtable *ht, uint32_t size)
 	return RTE_MAX(RTE_MIN(size / 2, ht->locks_per_table), 1U);
 }
 
+/* Spread nlocks locks over RHT_LOCKS_SPAN bytes, at most one a cache line. */
+static uint8_t
+lock_shift(uint32_t nlocks)
+{
+	uint8_t shift = 0;
+
+	while (shift < rte_log2_u32(RTE_CACHE_LINE_SIZE / sizeof(rte_spinlock_t)) &&
+	       ((size_t)nlocks << (shift + 1)) * sizeof(rte_spinlock_t) <= RHT_LOCKS_SPAN)
+		shift++;
+	return shift;
+}
+
 /*
  * Allocate a bucket table of size buckets with a new random seed. Does not
  * block (rte_malloc only), so inserts may call it. NULL when memory is short:
@@ -139,6 +151,7 @@ __rte_rht_table_alloc(struct rte_rhashtable *ht, uint32_t size)
 {
 	struct __rte_rht_table *tbl = NULL;
 	uint32_t nlocks = lock_count(ht, size);
+	size_t locks_bytes;
 
 	tbl = alloc_flat(ht, size);
 	/* pieces are one page: smaller tables have no fallback */
@@ -147,14 +160,16 @@ __rte_rht_table_alloc(struct rte_rhashtable *ht, uint32_t size)
 	if (tbl == NULL)
 		goto fail;
 
-	tbl->locks = __rte_rht_malloc(ht, "rht_locks", nlocks * sizeof(rte_spinlock_t));
+	tbl->lock_shift = lock_shift(nlocks);
+	locks_bytes = ((size_t)nlocks << tbl->lock_shift) * sizeof(rte_spinlock_t);
+	tbl->locks = __rte_rht_malloc(ht, "rht_locks", locks_bytes);
 	if (tbl->locks == NULL) {
 		__rte_rht_table_free(ht, tbl);
 		goto fail;
 	}
-	memset(tbl->locks, 0, nlocks * sizeof(rte_spinlock_t));
+	memset(tbl->locks, 0, locks_bytes);
 	tbl->lock_mask = nlocks - 1;
-	tbl->bytes += nlocks * sizeof(rte_spinlock_t);
+	tbl->bytes += locks_bytes;
 	tbl->mask = size - 1;
 	tbl->seed = (uint32_t)rte_rand();
 	tbl->numa_node = buckets_node(ht, tbl);

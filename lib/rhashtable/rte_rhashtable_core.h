@@ -62,6 +62,7 @@ struct __rte_rht_table {
 	uint32_t lock_mask;      /* locks - 1 */
 	bool nested;             /* buckets live in pieces[] */
 	bool retired;            /* left the chain; under ht->walk_lock */
+	uint8_t lock_shift;      /* lock i at locks[i << lock_shift] */
 	int32_t numa_node;       /* node of the buckets' first page; -1: unknown */
 	uint64_t bytes;          /* memory of this table, locks included */
 	/* next table of the chain, published with a release store */
