@@ -115,6 +115,33 @@ bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_r
 	return 0;
 }
 
+/*
+ * Whether the key cannot be in bucket idx (bkt) of a table the worker has
+ * started to empty (emptied, non-zero, is its published progress), without
+ * taking the bucket's lock:
+ * - the worker emptied the bucket for good; or
+ * - the key is looked for (not an rhltable list join) and the bucket's
+ *   summary rules it out. Once the worker has published progress, it has
+ *   waited for every writer that could still insert into tbl
+ *   (rht_writers_drain()), so objects only leave the bucket, and the worker
+ *   links an object into the newest table before it unlinks it here: an
+ *   object of this key that the acquire load below does not see is in a
+ *   later table already, where the insert looks under that bucket's lock.
+ * Skipping the lock matters with the worker on another lcore: the lock's
+ * line is then most often the other lcore's.
+ */
+static inline bool
+old_bucket_rules_out(struct rte_rhash_head **bkt, const struct rht_insert_ctx *c, uint32_t idx,
+		     uint64_t hash, uint32_t emptied)
+{
+	if (idx < emptied)
+		return true;
+	/* acquire: pairs with the release stores that unlink moved objects */
+	return c->mode == RHT_INSERT_UNIQUE &&
+	       !__rte_rht_bloom_may_hold(rte_atomic_load_explicit(bkt, rte_memory_order_acquire),
+					 hash);
+}
+
 /* One pass over the chain of tables; -EAGAIN asks for a new table. */
 static int
 try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
@@ -133,14 +160,12 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 		rte_spinlock_t *lock = rht_bucket_lock(tbl, idx);
 		struct rte_rhash_head **bkt = __rte_rht_bucket(tbl, idx);
 		struct __rte_rht_table *next;
-		uint32_t len;
+		uint32_t len, emptied;
 		int ret;
 
-		/* the worker emptied this bucket for good (no insert lands in a
-		 * table being rehashed): neither a lock nor a scan can find the
-		 * key there. acquire: pairs with the worker's release.
-		 */
-		if (idx < rte_atomic_load_explicit(&tbl->emptied, rte_memory_order_acquire)) {
+		/* acquire: pairs with the worker's release */
+		emptied = rte_atomic_load_explicit(&tbl->emptied, rte_memory_order_acquire);
+		if (emptied != 0 && old_bucket_rules_out(bkt, c, idx, hash, emptied)) {
 			/* acquire: pairs with __rte_rht_table_attach() */
 			next = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 			if (likely(next != NULL)) {
