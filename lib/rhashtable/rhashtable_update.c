@@ -122,7 +122,7 @@ bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_r
  * - the worker emptied the bucket for good; or
  * - the key is looked for (not an rhltable list join) and the bucket's
  *   summary rules it out. Once the worker has published progress, it has
- *   waited for every writer that could still insert into tbl
+ *   waited for every writer that could still insert into that table
  *   (rht_writers_drain()), so objects only leave the bucket, and the worker
  *   links an object into the newest table before it unlinks it here: an
  *   object of this key that the acquire load below does not see is in a
