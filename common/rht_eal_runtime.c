@@ -7,10 +7,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
+#include <rte_jhash.h>
 #include <rte_string_fns.h>
 
 #include "rht_eal_runtime.h"
@@ -64,4 +67,48 @@ rht_eal_cleanup_runtime(void)
 	if (primary && path[0] != '\0' && remove_runtime_dir(path) < 0)
 		ret = -1;
 	return ret;
+}
+
+/* eal_create_runtime_dir(): systemd's RUNTIME_DIRECTORY, else by privilege */
+static const char *
+eal_runtime_base(void)
+{
+	const char *dir = getenv("RUNTIME_DIRECTORY");
+
+	if (dir != NULL)
+		return dir;
+	if (getuid() == 0)
+		return "/var/run";
+	dir = getenv("XDG_RUNTIME_DIR");
+	return dir != NULL ? dir : "/tmp";
+}
+
+/* the longest path EAL puts in its runtime directory is a socket's */
+static int
+socket_path_fits(const char *prefix)
+{
+	size_t len = strlen(eal_runtime_base()) + strlen("/dpdk/") + strlen(prefix) +
+		strlen("/dpdk_telemetry.v2");
+
+	return len < sizeof(((struct sockaddr_un *)0)->sun_path);
+}
+
+int
+rht_eal_file_prefix(char *buf, size_t size, const char *prefix, const char *tag)
+{
+	const char *sep = tag != NULL ? "_" : "";
+	int n;
+
+	if (tag == NULL)
+		tag = "";
+	n = snprintf(buf, size, "%s%s%s", prefix, sep, tag);
+	if (n >= 0 && (size_t)n < size && socket_path_fits(buf))
+		return 0;
+	n = snprintf(buf, size, "t%08x%s%s",
+		rte_jhash(prefix, strlen(prefix), 0), sep, tag);
+	if (n >= 0 && (size_t)n < size && socket_path_fits(buf))
+		return 0;
+	fprintf(stderr, "EAL runtime directory %s/dpdk/%s too long for its sockets\n",
+		eal_runtime_base(), buf);
+	return -1;
 }

@@ -5,6 +5,8 @@
 #ifndef _RHT_EAL_RUNTIME_H_
 #define _RHT_EAL_RUNTIME_H_
 
+#include <stddef.h>
+
 /**
  * @file
  * EAL's runtime directory (<runtime dir>/dpdk/<file prefix>: config,
@@ -36,5 +38,19 @@ int rht_eal_cleanup_runtime(void);
  *   0, or -1 when an entry could not be removed (logged to stderr).
  */
 int rht_eal_remove_runtime_dir(void);
+
+/**
+ * Write to BUF an EAL --file-prefix made of PREFIX and, when TAG is not
+ * NULL, "_" and TAG, that EAL can use. EAL binds its telemetry socket at
+ * <runtime dir>/dpdk/<file prefix>/dpdk_telemetry.v2 and rte_eal_init()
+ * fails, with rte_errno unset, when that path does not fit a sockaddr_un:
+ * a test's long name, a run's tag and a deep build directory together can
+ * reach that limit. Then the prefix is "t" and a hash of PREFIX instead,
+ * followed by the tag.
+ *
+ * @return
+ *   0, or -1 when even the short form does not fit (or BUF is too small).
+ */
+int rht_eal_file_prefix(char *buf, size_t size, const char *prefix, const char *tag);
 
 #endif /* _RHT_EAL_RUNTIME_H_ */

@@ -46,7 +46,9 @@ asan_build=${ASAN_BUILD_DIR:-$top/build-asan}
 # are counted in /var/run/dpdk, where other runs of the suite on the
 # machine create theirs meanwhile; meson test points EAL at the build
 # directory (RUNTIME_DIRECTORY), where every new entry is this run's.
-RHT_EAL_TAG=run$$t$(date +%s)
+# Short (15 characters at most), as EAL's socket paths under the prefix
+# must fit a sockaddr_un.
+RHT_EAL_TAG=$(printf 'r%x%x' $$ "$(date +%s)")
 export RHT_EAL_TAG
 
 eal_dir_entries()

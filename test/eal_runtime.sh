@@ -6,13 +6,22 @@
 # unique to the run, and the removal of its runtime directory, which EAL
 # 22.11 leaves behind (in /var/run/dpdk as root) when the program exits.
 #
-#   prefix=$(eal_prefix NAME)      NAME_<RHT_EAL_TAG, or the shell's pid>
+#   prefix=$(eal_prefix NAME)      NAME_<RHT_EAL_TAG, or the shell's pid>,
+#                                  shortened where EAL's sockets need it
 #   remove_eal_runtime_dir PREFIX  (in the script's EXIT trap)
 
-# devtools/test.sh sets RHT_EAL_TAG to find what a run left behind
+# devtools/test.sh sets RHT_EAL_TAG to find what a run left behind. Where
+# EAL's telemetry socket would not fit a sockaddr_un (108 bytes: then
+# rte_eal_init() fails), "t" and a checksum of NAME replace NAME.
 eal_prefix()
 {
-	echo "$1_${RHT_EAL_TAG:-$$}"
+	tag=${RHT_EAL_TAG:-$$}
+	prefix="$1_$tag"
+	sock="$(eal_runtime_dir "$prefix")/dpdk_telemetry.v2"
+	if [ "${#sock}" -ge 108 ]; then
+		prefix="t$(printf '%s' "$1" | cksum | cut -d' ' -f1)_$tag"
+	fi
+	echo "$prefix"
 }
 
 # eal_create_runtime_dir(): RUNTIME_DIRECTORY (meson test sets it to the

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SKIP = 77   # meson's exit status of a skipped test
@@ -64,11 +65,20 @@ def flow_key(f):
 def eal_prefix(name):
     """An EAL --file-prefix for name, unique to this test run: name plus
     RHT_EAL_TAG (devtools/test.sh sets it, to find what a run left behind)
-    or else this script's pid. Its runtime directory is removed when the
-    script exits (EAL 22.11 leaves it behind)."""
-    prefix = "%s_%s" % (name, os.environ.get("RHT_EAL_TAG") or os.getpid())
+    or else this script's pid; "t" and a hash of name instead of name where
+    EAL's telemetry socket would not fit a sockaddr_un (rte_eal_init()
+    fails then). Its runtime directory is removed when the script exits
+    (EAL 22.11 leaves it behind)."""
+    tag = os.environ.get("RHT_EAL_TAG") or str(os.getpid())
+    prefix = "%s_%s" % (name, tag)
+    if len(socket_path(prefix).encode()) >= SUN_PATH_SIZE:
+        prefix = "t%08x_%s" % (zlib.crc32(name.encode()), tag)
     atexit.register(remove_runtime_dir, prefix)
     return prefix
+
+
+# sizeof(((struct sockaddr_un *)0)->sun_path) on Linux
+SUN_PATH_SIZE = 108
 
 
 def runtime_dir(prefix):

@@ -225,7 +225,8 @@ exit_code(int ret)
  * devtools/test.sh sets RHT_EAL_TAG to a word unique to its run and looks
  * for runtime directories holding it once the run is over: a test that
  * left one behind is found even while other runs of the suite (other work
- * trees, the same prefixes) come and go on the machine.
+ * trees, the same prefixes) come and go on the machine. The prefix is also
+ * shortened where EAL's sockets would not fit (rht_eal_file_prefix()).
  */
 static void
 tag_file_prefix(int argc, char **argv)
@@ -234,20 +235,22 @@ tag_file_prefix(int argc, char **argv)
 	/* static: EAL keeps pointers into argv, and LeakSanitizer stays quiet */
 	static char tagged[PATH_MAX];
 	const char *tag = getenv("RHT_EAL_TAG");
+	const char *prefix;
 	int i, last = -1;
 
-	if (tag == NULL || tag[0] == '\0')
-		return;
 	/* EAL takes the last --file-prefix */
-	for (i = 1; i < argc; i++)
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strncmp(argv[i], opt, strlen(opt)) == 0)
 			last = i;
-	if (last < 0 || strstr(argv[last], tag) != NULL)
+	if (last < 0)
 		return;
-	if (snprintf(tagged, sizeof(tagged), "%s_%s", argv[last], tag) >=
-			(int)sizeof(tagged))
-		return; /* the untagged prefix works too */
-	argv[last] = tagged;
+	prefix = argv[last] + strlen(opt);
+	if (tag != NULL && (tag[0] == '\0' || strstr(prefix, tag) != NULL))
+		tag = NULL;
+	memcpy(tagged, opt, strlen(opt));
+	if (rht_eal_file_prefix(tagged + strlen(opt), sizeof(tagged) - strlen(opt),
+			prefix, tag) == 0)
+		argv[last] = tagged;
 }
 
 int
