@@ -125,7 +125,7 @@ struct rte_rhltable {
 	struct rte_rhashtable ht;
 };
 
-/* Relaxed counter increment: statistics only, never used for decisions. */
+/* Relaxed counter increment: statistics (and a log-once test), no table decision. */
 #define RHT_COUNT(ht, field) \
 	rte_atomic_fetch_add_explicit(&(ht)->ctr.field, 1, rte_memory_order_relaxed)
 
