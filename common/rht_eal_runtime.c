@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,6 @@
 #include <unistd.h>
 
 #include <rte_eal.h>
-#include <rte_jhash.h>
 #include <rte_string_fns.h>
 
 #include "rht_eal_runtime.h"
@@ -93,6 +93,20 @@ socket_path_fits(const char *prefix)
 	return len < sizeof(((struct sockaddr_un *)0)->sun_path);
 }
 
+/*
+ * FNV-1a over the bytes: the name is a string at any address, and
+ * rte_jhash() reads it by 32-bit words, which UBSan rejects when unaligned.
+ */
+static uint32_t
+name_hash(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	while (*name != '\0')
+		h = (h ^ (uint8_t)*name++) * 16777619u;
+	return h;
+}
+
 int
 rht_eal_file_prefix(char *buf, size_t size, const char *prefix, const char *tag)
 {
@@ -105,7 +119,7 @@ rht_eal_file_prefix(char *buf, size_t size, const char *prefix, const char *tag)
 	if (n >= 0 && (size_t)n < size && socket_path_fits(buf))
 		return 0;
 	n = snprintf(buf, size, "t%08x%s%s",
-		rte_jhash(prefix, strlen(prefix), 0), sep, tag);
+		name_hash(prefix), sep, tag);
 	if (n >= 0 && (size_t)n < size && socket_path_fits(buf))
 		return 0;
 	fprintf(stderr, "EAL runtime directory %s/dpdk/%s too long for its sockets\n",
