@@ -30,11 +30,9 @@ non-zero when a program forwarded nothing in a case.
 """
 
 import argparse
-import json
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -42,6 +40,9 @@ import tempfile
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "test"))
+import flowpmd_testlib as tl  # noqa: E402  (telemetry client, EAL runtime paths)
+
 EXAMPLES = "/usr/share/dpdk/examples"
 # the main lcore and the rehash service share CPU 0, forwarding on CPU 1
 FLOWPMD_LCORES = "0@0,1@1,2@0"
@@ -72,36 +73,6 @@ def build_l3fwd(build, out):
     return os.path.join(scratch, "examples", "l3fwd", "build", "l3fwd")
 
 
-class Telemetry:
-    def __init__(self, path):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.sock.settimeout(5)
-        self.sock.connect(path)
-        self.max_len = json.loads(self.sock.recv(16384).decode()).get("max_output_len", 16384)
-
-    def query(self, cmd):
-        self.sock.send(cmd.encode())
-        return json.loads(self.sock.recv(self.max_len).decode()).get(cmd.split(",")[0])
-
-
-def runtime_dir(prefix):
-    """Where EAL puts the runtime directory of a file prefix (as EAL 22.11 does)."""
-    base = os.environ.get("RUNTIME_DIRECTORY") or (
-        "/var/run" if os.geteuid() == 0 else os.environ.get("XDG_RUNTIME_DIR", "/tmp"))
-    return os.path.join(base, "dpdk", prefix)
-
-
-def connect(proc, prefix, timeout):
-    path = os.path.join(runtime_dir(prefix), "dpdk_telemetry.v2")
-    end = time.monotonic() + timeout
-    while time.monotonic() < end and proc.poll() is None:
-        try:
-            return Telemetry(path)
-        except OSError:
-            time.sleep(0.2)
-    return None
-
-
 def measure(cmd, prefix, logpath, args, env=None):
     """Start cmd, sample its port 0 once a second, stop it: per-second Mpps."""
     log("  " + " ".join(cmd))
@@ -110,7 +81,7 @@ def measure(cmd, prefix, logpath, args, env=None):
                                 env=dict(os.environ, **(env or {})))
     rates = []
     try:
-        tel = connect(proc, prefix, 600)
+        tel = tl.connect(proc, tl.socket_path(prefix), time.monotonic() + 600)
         if tel is None:
             raise RuntimeError("no telemetry socket")
         # forwarding has started once packets come in (l3fwd loads its rules first)
@@ -138,7 +109,7 @@ def measure(cmd, prefix, logpath, args, env=None):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        shutil.rmtree(runtime_dir(prefix), ignore_errors=True)
+        tl.remove_runtime_dir(prefix)
     steady = rates[args.warmup:]
     return steady
 

@@ -28,12 +28,13 @@ eal_prefix()
 # build directory), else /var/run as root, else XDG_RUNTIME_DIR or /tmp
 eal_runtime_dir()
 {
-	if [ -n "${RUNTIME_DIRECTORY:-}" ]; then
+	# set but empty counts as set, as in EAL
+	if [ -n "${RUNTIME_DIRECTORY+set}" ]; then
 		base=$RUNTIME_DIRECTORY
 	elif [ "$(id -u)" -eq 0 ]; then
 		base=/var/run
 	else
-		base=${XDG_RUNTIME_DIR:-/tmp}
+		base=${XDG_RUNTIME_DIR-/tmp}
 	fi
 	echo "$base/dpdk/$1"
 }

@@ -86,9 +86,10 @@ def runtime_dir(prefix):
     RUNTIME_DIRECTORY, which meson test sets to the build directory, else
     /var/run as root, else XDG_RUNTIME_DIR or /tmp; then dpdk/<prefix>)."""
     base = os.environ.get("RUNTIME_DIRECTORY")
-    if not base:
+    # set but empty counts as set, as in EAL: the path is then /dpdk/<prefix>
+    if base is None:
         base = "/var/run" if os.geteuid() == 0 else os.environ.get("XDG_RUNTIME_DIR", "/tmp")
-    return os.path.join(base, "dpdk", prefix)
+    return "%s/dpdk/%s" % (base, prefix)
 
 
 def remove_runtime_dir(prefix):

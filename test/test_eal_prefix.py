@@ -44,12 +44,32 @@ def check(helper, base):
     return ["%s, base %s: %s" % (helper.__name__, base, e) for e in errors]
 
 
+def shell_runtime_dir(prefix):
+    out = subprocess.run(["sh", "-c", '. "$1"; eal_runtime_dir "$2"', "sh",
+                         os.path.join(HERE, "eal_runtime.sh"), prefix],
+                         check=True, capture_output=True, text=True)
+    return out.stdout.strip()
+
+
+def check_empty_runtime_directory():
+    """EAL takes a set but empty RUNTIME_DIRECTORY as is: /dpdk/<prefix>."""
+    os.environ["RUNTIME_DIRECTORY"] = ""
+    errors = []
+    for helper in (lib.runtime_dir, shell_runtime_dir):
+        got = helper("p")
+        if got != "/dpdk/p":
+            errors.append("%s, empty RUNTIME_DIRECTORY: %s, EAL uses /dpdk/p"
+                          % (helper.__name__, got))
+    return errors
+
+
 def main():
     os.environ["RHT_EAL_TAG"] = TAG
     errors = []
     for base in (SHORT_BASE, LONG_BASE):
         errors += check(lib.eal_prefix, base)
         errors += check(shell_prefix, base)
+    errors += check_empty_runtime_directory()
     for e in errors:
         print("FAIL:", e)
     print("eal_prefix: %d checks failed" % len(errors))
