@@ -20,11 +20,16 @@ SHORT_BASE = "/tmp/b"
 LONG_BASE = "/tmp/" + "d" * 51     # 56 characters: meson's largest
 
 
-def shell_prefix(name):
-    out = subprocess.run(["sh", "-c", '. "$1"; eal_prefix "$2"', "sh",
-                          os.path.join(HERE, "eal_runtime.sh"), name],
+def shell(function, arg):
+    """What a function of test/eal_runtime.sh prints for arg."""
+    out = subprocess.run(["sh", "-c", '. "$1"; "$2" "$3"', "sh",
+                          os.path.join(HERE, "eal_runtime.sh"), function, arg],
                          check=True, capture_output=True, text=True)
     return out.stdout.strip()
+
+
+def shell_prefix(name):
+    return shell("eal_prefix", name)
 
 
 def check(helper, base):
@@ -45,10 +50,7 @@ def check(helper, base):
 
 
 def shell_runtime_dir(prefix):
-    out = subprocess.run(["sh", "-c", '. "$1"; eal_runtime_dir "$2"', "sh",
-                         os.path.join(HERE, "eal_runtime.sh"), prefix],
-                         check=True, capture_output=True, text=True)
-    return out.stdout.strip()
+    return shell("eal_runtime_dir", prefix)
 
 
 def check_empty_runtime_directory():
