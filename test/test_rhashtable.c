@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdalign.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -528,16 +529,13 @@ static uint32_t
 ci_hash(const void *key, uint32_t key_len, uint32_t seed)
 {
 	const char *k = key;
-	union {
-		uint32_t words[2];	/* rte_jhash() reads 32-bit words */
-		char bytes[8];
-	} low;
+	alignas(uint32_t) char low[8];	/* rte_jhash() reads 32-bit words */
 	uint32_t i;
 
 	ci_hash_calls++;
-	for (i = 0; i < key_len && i < sizeof(low.bytes); i++)
-		low.bytes[i] = (char)tolower((unsigned char)k[i]);
-	return rte_jhash(low.bytes, i, seed);
+	for (i = 0; i < key_len && i < sizeof(low); i++)
+		low[i] = (char)tolower((unsigned char)k[i]);
+	return rte_jhash(low, i, seed);
 }
 
 static uint32_t
