@@ -93,8 +93,11 @@ bench_rht_new(const char *prefix, size_t key_offset, size_t head_offset, bool sh
 	return ht;
 }
 
-/* Inline growth: the inserting thread runs the rehash each time the count
- * reaches a power of two, so the table never waits long above its threshold.
+/* Inline growth: the inserting thread runs the worker after every burst of
+ * BENCH_BURST inserts, as an application's main loop would between bursts:
+ * the table grows when it passes the grow threshold, as with a service
+ * lcore. (Running it only when the count doubled let the table fill to
+ * 100% and moved every object once more: 2n moves instead of 1.4n.)
  */
 static int
 rht_insert_one(uint32_t i)
@@ -112,7 +115,7 @@ rht_insert_one(uint32_t i)
 		else
 			rte_rhashtable_rehash_run(tbl);
 	}
-	if (rc == 0 && sizing == BENCH_GROW_INLINE && rte_is_power_of_2(i + 1) && i >= 63)
+	if (rc == 0 && sizing == BENCH_GROW_INLINE && (i + 1) % BENCH_BURST == 0)
 		rc = rte_rhashtable_rehash_run(tbl);
 	return rc;
 }
@@ -347,8 +350,8 @@ const struct bench_peer bench_peer_rht = {
 		"a lookup returns the flow itself; single = rte_rhashtable_lookup_fast() "
 		"(inlined, key length 16 known at compile time), single_call = the out-of-line "
 		"rte_rhashtable_lookup(); tables start at 64 buckets, growth by "
-		"rte_rhashtable_rehash_run() in the inserting thread each time the count "
-		"doubles (grow) or by the rehash service on a service lcore (grow_service)",
+		"rte_rhashtable_rehash_run() in the inserting thread after every "
+		"burst of 32 inserts (grow) or by the rehash service on a service lcore (grow_service)",
 	.obj_size = sizeof(struct rht_flow),
 	.key_offset = offsetof(struct rht_flow, key),
 	.init = rht_init,
