@@ -92,19 +92,30 @@ struct rte_rhashtable {
 	uint32_t locks_per_table;  /* locks_mul * min(lcores, 64), power of two */
 	int socket_id;
 
-	/* Written by writers and the worker. */
+	/* Written by every insert and remove: a line of their own, as the
+	 * worker on a service lcore writes its lock and flags on every call.
+	 * Sharing one line, each insert waited for that line to come back
+	 * from the service lcore.
+	 */
 	alignas(RTE_CACHE_LINE_SIZE) uint32_t nelems; /* chain entries (drives resizing) */
 	uint32_t nobjs;            /* rhltable: every object of every list */
+
+	/* Written rarely, read by writers or polled by the worker. */
+	alignas(RTE_CACHE_LINE_SIZE) uint32_t no_worker_warned;
+	uint32_t shrink_armed;     /* an object was removed: shrinking may start */
+	/* a threshold was crossed or a re-seed asked: the article's
+	 * schedule_work(); see rht_work_schedule()
+	 */
+	uint32_t work_pending;
+
+	/* Written by the worker (rehash_lock: the article's ht->mutex), or rarely. */
+	alignas(RTE_CACHE_LINE_SIZE) rte_spinlock_t rehash_lock;
+	uint32_t reseed_pending;
 	uint32_t ntables;          /* tables in the chain */
 	uint32_t last_size;        /* buckets of the newest table */
 	int32_t last_node;         /* NUMA node of the newest table's buckets */
 	uint64_t stall_warned_at;  /* timer cycles of the last stalled-worker warning */
 	uint64_t bytes;            /* memory held */
-	uint32_t reseed_pending;
-	uint32_t no_worker_warned;
-	uint32_t shrink_armed;     /* an object was removed: shrinking may start */
-
-	rte_spinlock_t rehash_lock; /* the worker; the article's ht->mutex */
 	rte_spinlock_t walk_lock;   /* walker lists and table retirement */
 	uint32_t service_id;
 	struct rht_rcu rcu;

@@ -275,7 +275,9 @@ next_table_size(struct rte_rhashtable *ht, const struct __rte_rht_table *tbl)
 		return tbl->size * 2;
 	if (rht_shrink_below_pct(ht, tbl))
 		return tbl->size / 2;
-	if (rte_atomic_exchange_explicit(&ht->reseed_pending, 0, rte_memory_order_relaxed) != 0)
+	/* read first: an exchange on every call would write the line each time */
+	if (rte_atomic_load_explicit(&ht->reseed_pending, rte_memory_order_relaxed) != 0 &&
+	    rte_atomic_exchange_explicit(&ht->reseed_pending, 0, rte_memory_order_relaxed) != 0)
 		return tbl->size;
 	return 0;
 }
@@ -322,16 +324,68 @@ worker_step(struct rte_rhashtable *ht, uint32_t budget)
 	return ret != 0 ? ret : started;
 }
 
+/*
+ * Ask the worker to look at the thresholds: writers call it when they see
+ * one crossed, as the kernel's inserts call schedule_work(). The worker at
+ * rest reads this flag only, so that its polling on a service lcore does
+ * not pull the line of the element count away from the writers at every
+ * call. seq_cst fence: pairs with the one in work_take(): either the worker
+ * sees the flag set, or its threshold check sees the count (or re-seed
+ * request) the caller changed before this call.
+ */
+static void
+rht_work_schedule(struct rte_rhashtable *ht)
+{
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
+	if (rte_atomic_load_explicit(&ht->work_pending, rte_memory_order_relaxed) == 0)
+		rte_atomic_store_explicit(&ht->work_pending, 1, rte_memory_order_relaxed);
+}
+
+/* Nothing to move: the first table has no successor. */
+static bool
+at_rest(const struct rte_rhashtable *ht)
+{
+	/* relaxed: as in worker_step() */
+	return rte_atomic_load_explicit(&ht->core.tbl->future_tbl, rte_memory_order_relaxed) ==
+		NULL;
+}
+
+/* With ht->rehash_lock held: whether a writer asked for the worker; clears the request. */
+static bool
+work_take(struct rte_rhashtable *ht)
+{
+	if (rte_atomic_load_explicit(&ht->work_pending, rte_memory_order_relaxed) == 0)
+		return false;
+	rte_atomic_store_explicit(&ht->work_pending, 0, rte_memory_order_relaxed);
+	/* seq_cst: pairs with the fence in rht_work_schedule() */
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
+	return true;
+}
+
 static int32_t
 rehash_service(void *arg)
 {
 	struct rte_rhashtable *ht = arg;
-	int ret;
+	int ret = 0;
 
+	/* at rest and not asked: touch no line that writers write */
+	if (at_rest(ht) &&
+	    rte_atomic_load_explicit(&ht->work_pending, rte_memory_order_relaxed) == 0)
+		goto reclaim;
 	if (!rte_spinlock_trylock(&ht->rehash_lock))
 		return -EBUSY;
-	ret = worker_step(ht, RTE_RHT_REHASH_BATCH);
+	/* the request is taken under the lock, so that a caller of
+	 * rte_rhashtable_rehash_lock() cannot make it get lost
+	 */
+	if (!at_rest(ht) || work_take(ht))
+		ret = worker_step(ht, RTE_RHT_REHASH_BATCH);
+	/* the table that the thresholds ask for could not be allocated:
+	 * try again on the next call, as no writer may come to ask
+	 */
+	if (ret == -ENOMEM)
+		rht_work_schedule(ht);
 	rte_spinlock_unlock(&ht->rehash_lock);
+reclaim:
 	__rte_rht_rcu_reclaim(ht);
 	return ret > 0 ? 0 : -EAGAIN;
 }
@@ -393,6 +447,7 @@ rte_rhashtable_reseed(struct rte_rhashtable *ht)
 		return -EINVAL;
 	}
 	rte_atomic_store_explicit(&ht->reseed_pending, 1, rte_memory_order_relaxed);
+	rht_work_schedule(ht);
 	return 0;
 }
 
@@ -480,20 +535,23 @@ fail:
 }
 
 /*
- * Called after a change of the element count: log once when the table
- * needs the worker and nothing runs it.
+ * Called after a change of the element count: schedule the worker when the
+ * newest table crossed a threshold, and log once when it needs the worker
+ * and nothing runs it.
  */
 void
 __rte_rht_deferred_work_needed(struct rte_rhashtable *ht)
 {
-	const struct __rte_rht_table *last;
+	const struct __rte_rht_table *last =
+		rht_last_table(rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire));
+	bool grow = rht_grow_above_pct(ht, last, RTE_RHT_GROW_PCT);
 
+	if (!grow && !rht_shrink_below_pct(ht, last))
+		return;
+	rht_work_schedule(ht);
 	if (likely(rte_atomic_load_explicit(&ht->no_worker_warned, rte_memory_order_relaxed) != 0))
 		return;
-	last = rht_last_table(rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire));
-	if (!rht_grow_above_pct(ht, last, RTE_RHT_GROW_PCT))
-		return;
-	if (rte_service_runstate_get(ht->service_id) == 1)
+	if (!grow || rte_service_runstate_get(ht->service_id) == 1)
 		return;
 	if (rte_atomic_exchange_explicit(&ht->no_worker_warned, 1, rte_memory_order_relaxed) == 0)
 		RHT_LOG(NOTICE, "%s: no service lcore runs service %s%s; growing by emergency "
