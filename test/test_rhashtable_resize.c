@@ -329,6 +329,58 @@ test_lookups_mid_rehash(void)
 	return lookups_mid_rehash();
 }
 
+/* Run the rehash service callback once in this thread; its buckets and tables. */
+static int
+service_step(uint32_t sid, uint32_t *buckets, uint32_t *ntables)
+{
+	struct rte_rhashtable_stats s;
+
+	TEST_ASSERT_SUCCESS(rte_service_run_iter_on_app_lcore(sid, 1), "service step");
+	s = test_stats(ht);
+	*buckets = s.buckets;
+	*ntables = s.ntables;
+	return TEST_SUCCESS;
+}
+
+/*
+ * The service at rest acts only when a writer has asked (a threshold
+ * crossed): it must not miss the request of the insert that crosses the
+ * grow threshold, nor lose one that arrives while rte_rhashtable_rehash_lock()
+ * keeps it out.
+ */
+static int
+test_worker_scheduled_by_writers(void)
+{
+	uint32_t sid, buckets, ntables, step;
+
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_service_id_get(ht, &sid), "service id");
+	/* 44 of 64: 69%, below the grow threshold */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 44), "insert");
+	TEST_ASSERT_SUCCESS(service_step(sid, &buckets, &ntables), "step");
+	TEST_ASSERT(buckets == 64 && ntables == 1, "grew at 69%%: %u buckets, %u tables",
+		    buckets, ntables);
+	/* the 45th crosses 70% while the worker is locked out */
+	rte_rhashtable_rehash_lock(ht);
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 44, 45), "insert");
+	TEST_ASSERT_SUCCESS(service_step(sid, &buckets, &ntables), "locked step");
+	TEST_ASSERT(buckets == 64 && ntables == 1, "the worker ran under rehash_lock");
+	rte_rhashtable_rehash_unlock(ht);
+	/* no further writer: the request of the 45th insert must still be there */
+	TEST_ASSERT_SUCCESS(service_step(sid, &buckets, &ntables), "step");
+	TEST_ASSERT_EQUAL(ntables, 2, "no grow started at 70%% load (%u tables)", ntables);
+	for (step = 0; step < 8 && ntables != 1; step++)
+		TEST_ASSERT_SUCCESS(service_step(sid, &buckets, &ntables), "step");
+	TEST_ASSERT(buckets == 128 && ntables == 1, "%u buckets, %u tables after the grow",
+		    buckets, ntables);
+	/* at rest again below the threshold: nothing more to do */
+	TEST_ASSERT_SUCCESS(service_step(sid, &buckets, &ntables), "step");
+	TEST_ASSERT(buckets == 128 && ntables == 1, "%u buckets, %u tables at rest", buckets,
+		    ntables);
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 45, true), "lookups after the grow");
+	return TEST_SUCCESS;
+}
+
 /* From 100 objects in 256 buckets, remove down to 70 (27%) and rehash. */
 static int
 shrink_case(bool automatic, uint32_t expected)
@@ -468,6 +520,7 @@ static struct unit_test_suite resize_suite = {
 	.unit_test_cases = {
 		TEST_CASE_ST(params_setup, table_teardown, test_grow_by_worker),
 		TEST_CASE_ST(params_setup, table_teardown, test_lookups_mid_rehash),
+		TEST_CASE_ST(params_setup, table_teardown, test_worker_scheduled_by_writers),
 		TEST_CASE_ST(params_setup, table_teardown, test_shrink),
 		TEST_CASE_ST(params_setup, table_teardown, test_no_shrink),
 		TEST_CASE_ST(params_setup, table_teardown, test_emergency_growth),
