@@ -341,7 +341,7 @@ rht_work_schedule(struct rte_rhashtable *ht)
 		rte_atomic_store_explicit(&ht->work_pending, 1, rte_memory_order_relaxed);
 }
 
-/* Nothing to move: the first table has no successor. */
+/* With ht->rehash_lock held: nothing to move, the first table has no successor. */
 static bool
 at_rest(const struct rte_rhashtable *ht)
 {
@@ -368,8 +368,12 @@ rehash_service(void *arg)
 	struct rte_rhashtable *ht = arg;
 	int ret = 0;
 
-	/* at rest and not asked: touch no line that writers write */
-	if (at_rest(ht) &&
+	/* at rest and not asked: touch no line that writers write. Not
+	 * at_rest(): without the lock, the first bucket table may be retired
+	 * and freed under us (we are no QSBR reader); the count of tables
+	 * lives in ht, and a change it does not show yet is seen next call.
+	 */
+	if (rte_atomic_load_explicit(&ht->ntables, rte_memory_order_relaxed) == 1 &&
 	    rte_atomic_load_explicit(&ht->work_pending, rte_memory_order_relaxed) == 0)
 		goto reclaim;
 	if (!rte_spinlock_trylock(&ht->rehash_lock))
