@@ -381,6 +381,36 @@ test_worker_scheduled_by_writers(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Removals that leave a table far below the shrink threshold ask once; the
+ * service, stepped with no writer left, must go on halving until the table
+ * is within its thresholds, not stop after the first halving.
+ */
+static int
+test_worker_shrinks_to_rest(void)
+{
+	uint32_t sid, buckets, ntables, step, i;
+
+	params.automatic_shrinking = true;
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	TEST_ASSERT_SUCCESS(insert_with_worker(0, 700, 64), "insert");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 1024u, "700 objects in 1024 buckets");
+	for (i = 20; i < 700; i++)
+		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove %u", i);
+	TEST_ASSERT_SUCCESS(rte_rhashtable_service_id_get(ht, &sid), "service id");
+	/* four halvings, two steps each: attach, then move and drop */
+	for (step = 0; step < 32; step++)
+		TEST_ASSERT_SUCCESS(service_step(sid, &buckets, &ntables), "step");
+	/* 20 objects: 31% of 64 buckets, 16% of 128 */
+	TEST_ASSERT(buckets == 64 && ntables == 1, "the worker stopped at %u buckets, %u tables",
+		    buckets, ntables);
+	TEST_ASSERT_EQUAL(test_stats(ht).shrinks, 4, "stats.shrinks %" PRIu64,
+			  test_stats(ht).shrinks);
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 20, true), "lookups after the shrinks");
+	return TEST_SUCCESS;
+}
+
 /* From 100 objects in 256 buckets, remove down to 70 (27%) and rehash. */
 static int
 shrink_case(bool automatic, uint32_t expected)
@@ -521,6 +551,7 @@ static struct unit_test_suite resize_suite = {
 		TEST_CASE_ST(params_setup, table_teardown, test_grow_by_worker),
 		TEST_CASE_ST(params_setup, table_teardown, test_lookups_mid_rehash),
 		TEST_CASE_ST(params_setup, table_teardown, test_worker_scheduled_by_writers),
+		TEST_CASE_ST(params_setup, table_teardown, test_worker_shrinks_to_rest),
 		TEST_CASE_ST(params_setup, table_teardown, test_shrink),
 		TEST_CASE_ST(params_setup, table_teardown, test_no_shrink),
 		TEST_CASE_ST(params_setup, table_teardown, test_emergency_growth),

@@ -95,6 +95,23 @@ empty_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t id
 	return moved;
 }
 
+/*
+ * Ask the worker to look at the thresholds: writers call it when they see
+ * one crossed, as the kernel's inserts call schedule_work(). The worker at
+ * rest reads this flag only, so that its polling on a service lcore does
+ * not pull the line of the element count away from the writers at every
+ * call. seq_cst fence: pairs with the one in work_take(): either the worker
+ * sees the flag set, or its threshold check sees the count (or re-seed
+ * request) the caller changed before this call.
+ */
+static void
+rht_work_schedule(struct rte_rhashtable *ht)
+{
+	rte_atomic_thread_fence(rte_memory_order_seq_cst);
+	if (rte_atomic_load_explicit(&ht->work_pending, rte_memory_order_relaxed) == 0)
+		rte_atomic_store_explicit(&ht->work_pending, 1, rte_memory_order_relaxed);
+}
+
 /* Wait until no writer can still use a replaced table. */
 static void
 rht_writers_drain(struct rte_rhashtable *ht)
@@ -148,6 +165,11 @@ drop_first_table(struct rte_rhashtable *ht, struct __rte_rht_table *old)
 	rte_rhashtable_trace_rehash_done(ht->name, old->size, next->size);
 	__rte_rht_walkers_retire(ht, old);
 	__rte_rht_retire_table(ht, old);
+	/* the new first table may be past a threshold as well (a table
+	 * emptied by removals halves several times once they stop): look
+	 * again, as no writer may come to ask
+	 */
+	rht_work_schedule(ht);
 }
 
 /*
@@ -322,23 +344,6 @@ worker_step(struct rte_rhashtable *ht, uint32_t budget)
 		return rehash_some(ht, budget) > 0 ? 1 : 0;
 	ret = start_resize(ht, &started);
 	return ret != 0 ? ret : started;
-}
-
-/*
- * Ask the worker to look at the thresholds: writers call it when they see
- * one crossed, as the kernel's inserts call schedule_work(). The worker at
- * rest reads this flag only, so that its polling on a service lcore does
- * not pull the line of the element count away from the writers at every
- * call. seq_cst fence: pairs with the one in work_take(): either the worker
- * sees the flag set, or its threshold check sees the count (or re-seed
- * request) the caller changed before this call.
- */
-static void
-rht_work_schedule(struct rte_rhashtable *ht)
-{
-	rte_atomic_thread_fence(rte_memory_order_seq_cst);
-	if (rte_atomic_load_explicit(&ht->work_pending, rte_memory_order_relaxed) == 0)
-		rte_atomic_store_explicit(&ht->work_pending, 1, rte_memory_order_relaxed);
 }
 
 /* With ht->rehash_lock held: nothing to move, the first table has no successor. */
