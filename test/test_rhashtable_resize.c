@@ -351,7 +351,7 @@ service_step(uint32_t sid, uint32_t *buckets, uint32_t *ntables)
 static int
 test_worker_scheduled_by_writers(void)
 {
-	uint32_t sid, buckets, ntables, step;
+	uint32_t sid, buckets = 0, ntables = 0, step;
 
 	TEST_ASSERT_SUCCESS(create_table(), "create");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_service_id_get(ht, &sid), "service id");
@@ -389,7 +389,7 @@ test_worker_scheduled_by_writers(void)
 static int
 test_worker_shrinks_to_rest(void)
 {
-	uint32_t sid, buckets, ntables, step, i;
+	uint32_t sid, buckets = 0, ntables = 0, step, i;
 
 	params.automatic_shrinking = true;
 	TEST_ASSERT_SUCCESS(create_table(), "create");
