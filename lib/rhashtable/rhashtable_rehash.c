@@ -165,11 +165,6 @@ drop_first_table(struct rte_rhashtable *ht, struct __rte_rht_table *old)
 	rte_rhashtable_trace_rehash_done(ht->name, old->size, next->size);
 	__rte_rht_walkers_retire(ht, old);
 	__rte_rht_retire_table(ht, old);
-	/* the new first table may be past a threshold as well (a table
-	 * emptied by removals halves several times once they stop): look
-	 * again, as no writer may come to ask
-	 */
-	rht_work_schedule(ht);
 }
 
 /*
@@ -289,6 +284,20 @@ rehash_some(struct rte_rhashtable *ht, uint32_t budget)
 	return done;
 }
 
+/*
+ * With ht->rehash_lock held: nothing to move, the first table has no
+ * successor. Only the worker changes ht->core.tbl, and it holds the lock.
+ * relaxed: an insert's emergency growth may set future_tbl concurrently
+ * (compare-and-swap); the moves read it again with acquire
+ * (rht_last_table()).
+ */
+static bool
+at_rest(const struct rte_rhashtable *ht)
+{
+	return rte_atomic_load_explicit(&ht->core.tbl->future_tbl, rte_memory_order_relaxed) ==
+		NULL;
+}
+
 /* Size of the next table for a table at rest: 0 when none is needed. */
 static uint32_t
 next_table_size(struct rte_rhashtable *ht, const struct __rte_rht_table *tbl)
@@ -297,9 +306,7 @@ next_table_size(struct rte_rhashtable *ht, const struct __rte_rht_table *tbl)
 		return tbl->size * 2;
 	if (rht_shrink_below_pct(ht, tbl))
 		return tbl->size / 2;
-	/* read first: an exchange on every call would write the line each time */
-	if (rte_atomic_load_explicit(&ht->reseed_pending, rte_memory_order_relaxed) != 0 &&
-	    rte_atomic_exchange_explicit(&ht->reseed_pending, 0, rte_memory_order_relaxed) != 0)
+	if (rte_atomic_exchange_explicit(&ht->reseed_pending, 0, rte_memory_order_relaxed) != 0)
 		return tbl->size;
 	return 0;
 }
@@ -335,24 +342,10 @@ worker_step(struct rte_rhashtable *ht, uint32_t budget)
 	bool started;
 	int ret;
 
-	/* only the worker changes ht->core.tbl, and it holds the lock. relaxed:
-	 * an insert's emergency growth may set future_tbl concurrently
-	 * (compare-and-swap);
-	 * the moves read it again with acquire (rht_last_table()).
-	 */
-	if (rte_atomic_load_explicit(&ht->core.tbl->future_tbl, rte_memory_order_relaxed) != NULL)
+	if (!at_rest(ht))
 		return rehash_some(ht, budget) > 0 ? 1 : 0;
 	ret = start_resize(ht, &started);
 	return ret != 0 ? ret : started;
-}
-
-/* With ht->rehash_lock held: nothing to move, the first table has no successor. */
-static bool
-at_rest(const struct rte_rhashtable *ht)
-{
-	/* relaxed: as in worker_step() */
-	return rte_atomic_load_explicit(&ht->core.tbl->future_tbl, rte_memory_order_relaxed) ==
-		NULL;
 }
 
 /* With ht->rehash_lock held: whether a writer asked for the worker; clears the request. */
@@ -388,10 +381,12 @@ rehash_service(void *arg)
 	 */
 	if (!at_rest(ht) || work_take(ht))
 		ret = worker_step(ht, RTE_RHT_REHASH_BATCH);
-	/* the table that the thresholds ask for could not be allocated:
-	 * try again on the next call, as no writer may come to ask
+	/* a step that did something, or could not allocate the table the
+	 * thresholds ask for, asks for the next one, until a step finds the
+	 * table at rest within its thresholds: no writer may come to ask (a
+	 * table emptied by removals halves several times once they stop)
 	 */
-	if (ret == -ENOMEM)
+	if (ret != 0)
 		rht_work_schedule(ht);
 	rte_spinlock_unlock(&ht->rehash_lock);
 reclaim:
@@ -430,9 +425,7 @@ rte_rhashtable_rehash_lock(struct rte_rhashtable *ht)
 	}
 	rte_spinlock_lock(&ht->rehash_lock);
 	/* finish the rehash under way: objects then stay where they are */
-	/* relaxed: as in worker_step() */
-	while (rte_atomic_load_explicit(&ht->core.tbl->future_tbl,
-					rte_memory_order_relaxed) != NULL)
+	while (!at_rest(ht))
 		rehash_some(ht, UINT32_MAX);
 }
 
