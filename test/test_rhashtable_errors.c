@@ -16,7 +16,9 @@
  *   -EEXIST from lookup_insert, -E2BIG, a name not found) log nothing;
  * - the lock-free readers (lookup, rhltable lookup) log nothing: they only
  *   set rte_errno, as their documentation says;
- * - free(NULL), count(NULL), rhltable_table(NULL) are silent no-ops.
+ * - free(NULL), count(NULL), rhltable_table(NULL) are silent no-ops;
+ * - a table that needs its worker while nothing runs it logs one notice,
+ *   none when the application calls rte_rhashtable_rehash_run() itself.
  *
  * "Does not fit": the offsets are 16-bit, so an object is at most 65535
  * bytes; a key with key_offset + key_len > 65535, or a head with
@@ -649,6 +651,62 @@ test_e2big_exact(void)
 	return TEST_SUCCESS;
 }
 
+/* Insert o[from..to) into t, logging exactly `lines` lines that mention needle. */
+static int
+inserts_logging(struct rte_rhashtable *t, struct test_obj *o, uint32_t from, uint32_t to,
+		unsigned int lines, const char *needle)
+{
+	int ret;
+
+	log_begin();
+	ret = test_insert_range(t, o, from, to);
+	return log_end(lines, needle) != 0 || ret != 0 ? -1 : 0;
+}
+
+/*
+ * A table that needs its worker while no service lcore runs it: the insert
+ * that crosses the grow threshold logs one notice, later ones nothing; an
+ * application that calls rte_rhashtable_rehash_run() itself, once or at
+ * every burst, gets no notice.
+ */
+static int
+no_worker_notices(bool app_runs_worker, unsigned int expected)
+{
+	struct rte_rhashtable_params p;
+	struct rte_rhashtable *t;
+	struct test_obj *o;
+	int ret = -1;
+
+	o = test_objs_alloc(60, 1);
+	test_params_init(&p, "rht_err_noworker");
+	t = rte_rhashtable_create(&p);
+	if (o == NULL || t == NULL || (app_runs_worker && rte_rhashtable_rehash_run(t) != 0))
+		goto out;
+	/* 44 of 64 buckets: 69%, below the grow threshold; the 45th crosses 70% */
+	if (inserts_logging(t, o, 0, 44, 0, NULL) != 0 ||
+	    inserts_logging(t, o, 44, 45, expected,
+			    expected != 0 ? "rte_rhashtable_rehash_run" : NULL) != 0)
+		goto out;
+	if (app_runs_worker && rte_rhashtable_rehash_run(t) != 0)
+		goto out;
+	/* once: no notice for the next inserts */
+	if (inserts_logging(t, o, 45, 60, 0, NULL) != 0)
+		goto out;
+	ret = test_found(t, o, 0, 60, true);
+out:
+	rte_rhashtable_free(t);
+	rte_free(o);
+	return ret;
+}
+
+static int
+test_no_worker_notice(void)
+{
+	TEST_ASSERT_SUCCESS(no_worker_notices(false, 1), "table without a worker");
+	TEST_ASSERT_SUCCESS(no_worker_notices(true, 0), "application runs the worker");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite errors_suite = {
 	.suite_name = "rhashtable errors",
 	.setup = errors_setup,
@@ -665,6 +723,7 @@ static struct unit_test_suite errors_suite = {
 		TEST_CASE(test_walker_misuse),
 		TEST_CASE(test_rhltable_bad_args),
 		TEST_CASE(test_e2big_exact),
+		TEST_CASE(test_no_worker_notice),
 		TEST_CASE(test_rcu_bad_args),
 		TEST_CASES_END()
 	}
