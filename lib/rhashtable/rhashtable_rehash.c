@@ -404,8 +404,12 @@ rte_rhashtable_rehash_run(struct rte_rhashtable *ht)
 		RHT_LOG(ERR, "NULL table");
 		return -EINVAL;
 	}
-	/* the application runs the worker itself: no need to warn */
-	rte_atomic_store_explicit(&ht->no_worker_warned, 1, rte_memory_order_relaxed);
+	/* the application runs the worker itself: no need to warn. Stored
+	 * once, as rht_nelems_dec() stores shrink_armed: every removal reads
+	 * this line, and a store at every call would take it from them
+	 */
+	if (rte_atomic_load_explicit(&ht->no_worker_warned, rte_memory_order_relaxed) == 0)
+		rte_atomic_store_explicit(&ht->no_worker_warned, 1, rte_memory_order_relaxed);
 	rte_spinlock_lock(&ht->rehash_lock);
 	do {
 		ret = worker_step(ht, UINT32_MAX);
