@@ -400,7 +400,9 @@ def write_markdown(r, out_dir, plots, machine, dpdk):
            "comes). Mops/s of the reader; every lookup must hit. Wall clock first, then "
            "per second of the reader thread's CPU time (other tenants of the machine "
            "take the reader's core now and then).", "",
-           section_contend(r, "Mops"), "", section_contend(r, "cpu_Mops"), ""]
+           "Wall clock:", "", section_contend(r, "Mops"), "",
+           "Per second of the reader thread's CPU time:", "",
+           section_contend(r, "cpu_Mops"), ""]
     md += ["## What memory allows (limit probe)", "", section_limits(r), ""]
     md += ["## Insert and remove", "",
            "Mops/s. `presized`: room for every entry before the first insert "
