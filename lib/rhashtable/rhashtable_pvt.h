@@ -141,17 +141,102 @@ struct rte_rhltable {
 	rte_atomic_fetch_add_explicit(&(ht)->ctr.field, 1, rte_memory_order_relaxed)
 
 /*
- * Point a link (bucket word or next field) at p, keeping the bucket word's
- * summary. release: pairs with the readers' acquire loads of links, so
- * whoever sees p sees it initialised.
+ * Who writes a bucket word: the writers that hold the bucket's lock, and,
+ * in the table that a rehash fills, the worker, which pushes each object it
+ * moves at the head of its new chain with a compare-and-swap and takes no
+ * lock of that table (sharing those locks with the inserting lcore cost a
+ * cache line transfer for most moves and most inserts). So a writer under
+ * the lock changes a bucket word of such a table with a compare-and-swap
+ * too, and looks again when a push came first. Links inside objects change
+ * under the lock only: a push adds an object in front, it never changes
+ * one already in the chain.
+ * release (success): pairs with the readers' acquire loads of the word, so
+ * whoever sees the new head sees it initialised. acquire (failure): the
+ * caller reads the pushed objects of *expected.
+ */
+static inline bool
+rht_bucket_cas(struct rte_rhash_head **bkt, struct rte_rhash_head **expected,
+	       struct rte_rhash_head *word)
+{
+	return rte_atomic_compare_exchange_strong_explicit(bkt, expected, word,
+			rte_memory_order_release, rte_memory_order_acquire);
+}
+
+/*
+ * Whether the worker may push objects into the chains of tbl, for a writer
+ * whose first table (its acquire load of ht->core.tbl) was first: the
+ * worker pushes only into tables after the first one. A table that a
+ * writer saw first had received the worker's last push into it before it
+ * became first (the release store that the writer's load pairs with), and
+ * receives none after.
+ */
+static inline bool
+rht_takes_pushes(const struct __rte_rht_table *first, const struct __rte_rht_table *tbl)
+{
+	return tbl != first;
+}
+
+/*
+ * Change a locked bucket word from *expected to word; false when the worker
+ * pushed an object first (*expected is then the word it left). Without
+ * pushes (rht_takes_pushes()), a plain store, as at rest: the locked
+ * instruction cost a few percent of an insert.
+ */
+static inline bool
+rht_bucket_update(bool pushes, struct rte_rhash_head **bkt, struct rte_rhash_head **expected,
+		  struct rte_rhash_head *word)
+{
+	if (unlikely(pushes))
+		return rht_bucket_cas(bkt, expected, word);
+	/* release: pairs with the readers' acquire loads of the word */
+	rte_atomic_store_explicit(bkt, word, rte_memory_order_release);
+	return true;
+}
+
+/*
+ * The link that points to he in the locked chain of bucket bkt, or NULL.
+ * acquire: the bucket word may carry objects just pushed by the worker.
+ */
+static inline struct rte_rhash_head **
+rht_chain_find_link(struct rte_rhash_head **bkt, const struct rte_rhash_head *he)
+{
+	struct rte_rhash_head **pprev = bkt;
+	struct rte_rhash_head *p;
+
+	for (;;) {
+		p = __rte_rht_ptr(rte_atomic_load_explicit(pprev, rte_memory_order_acquire));
+		if (__rte_rht_is_nulls(p))
+			return NULL;
+		if (p == he)
+			return pprev;
+		pprev = &p->next;
+	}
+}
+
+/*
+ * In the locked chain of bucket bkt, make the link pprev, which points to
+ * old, point to p, keeping the bucket word's summary and length. When pprev
+ * is the bucket word and the worker pushed objects meanwhile, old is behind
+ * them: find its link again. release: pairs with the readers' acquire loads
+ * of links, so whoever sees p sees it initialised.
  */
 static inline void
-rht_link_set(struct rte_rhash_head **pprev, struct rte_rhash_head *p)
+rht_link_replace(bool pushes, struct rte_rhash_head **bkt, struct rte_rhash_head **pprev,
+		 const struct rte_rhash_head *old, struct rte_rhash_head *p)
 {
-	rte_atomic_store_explicit(pprev,
-		__rte_rht_bucket_word(p, __rte_rht_bucket_bloom(*pprev),
-				      __rte_rht_bucket_len(*pprev)),
-		rte_memory_order_release);
+	struct rte_rhash_head *w;
+
+	while (pprev == bkt) {
+		w = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
+		if (__rte_rht_ptr(w) == old &&
+		    rht_bucket_update(pushes, bkt, &w,
+				      __rte_rht_bucket_word(p, __rte_rht_bucket_bloom(w),
+							    __rte_rht_bucket_len(w))))
+			return;
+		pprev = rht_chain_find_link(bkt, old);
+	}
+	/* a link inside an object carries no summary */
+	rte_atomic_store_explicit(pprev, p, rte_memory_order_release);
 }
 
 /* Objects must sit below 2^48, 8-byte aligned, for bucket words to carry
@@ -166,9 +251,10 @@ rht_addr_taggable(const void *p)
 /*
  * The locks of a bucket table are spread over a page (RHT_LOCKS_SPAN bytes)
  * rather than packed: packed, the 64 locks of a 2-lcore table share four
- * cache lines, and an insert on one lcore and the rehash worker on another
- * take turns owning the same line on most locks they take, although their
- * buckets differ. Lock i sits at locks[i << lock_shift].
+ * cache lines, and writers on two lcores (or the rehash worker, which locks
+ * the old buckets it empties) take turns owning the same line on most locks
+ * they take, although their buckets differ. Lock i sits at
+ * locks[i << lock_shift].
  */
 #define RHT_LOCKS_SPAN 4096U
 
@@ -183,7 +269,7 @@ rht_bucket_lock(const struct __rte_rht_table *tbl, uint32_t idx)
  * released with a release store: DPDK's x86 rte_spinlock_unlock() is a
  * locked exchange, a full barrier that stalls until the critical section's
  * store to a bucket word just fetched owns its line, and the rehash worker
- * takes two bucket locks for every object it moves. Taking: an exchange
+ * takes a bucket lock for every bucket it empties. Taking: an exchange
  * (acquire), then read-only spinning, as rte_spinlock_lock() does.
  */
 static inline void

@@ -37,6 +37,30 @@ chain_last_link(struct rte_rhash_head **bkt)
 }
 
 /*
+ * Push he at the head of the chain of bucket nbkt, in the table the rehash
+ * fills, without that bucket's lock (see rht_bucket_cas()): the writers
+ * that hold it and the worker then never take turns on a lock's line.
+ */
+static void
+chain_push(struct rte_rhash_head **nbkt, struct rte_rhash_head *he, uint64_t hash)
+{
+	/* acquire: the objects of the new chain are initialised for a reader
+	 * that reaches them through he->next (the release below)
+	 */
+	struct rte_rhash_head *w = rte_atomic_load_explicit(nbkt, rte_memory_order_acquire);
+
+	do {
+		/* release: a reader standing on he (still the last object of
+		 * its old chain) that follows next into the new chain sees the
+		 * objects there initialised
+		 */
+		rte_atomic_store_explicit(&he->next, __rte_rht_ptr(w), rte_memory_order_release);
+	} while (!rht_bucket_cas(nbkt, &w, __rte_rht_bucket_word(he,
+			__rte_rht_bucket_bloom(w) | __rte_rht_bloom_bits(hash),
+			__rte_rht_bucket_len(w) + 1)));
+}
+
+/*
  * Move the last object of old chain idx to the head of its chain in the
  * newest table: link it there first, unlink it from the old chain second, so
  * that it is always reachable (see rhashtable_lookup.c).
@@ -49,22 +73,8 @@ move_last_object(struct rte_rhashtable *ht, struct __rte_rht_table *old,
 	struct rte_rhash_head *he = __rte_rht_ptr(*pprev);
 	struct __rte_rht_table *new_tbl = rht_last_table(old);
 	uint64_t hash = rht_obj_hash(ht, new_tbl, rht_obj(ht, he));
-	uint32_t nidx = rht_hash_idx(new_tbl, hash);
-	rte_spinlock_t *nlock = rht_bucket_lock(new_tbl, nidx);
-	struct rte_rhash_head **nbkt = __rte_rht_bucket(new_tbl, nidx);
 
-	rht_lock(nlock);
-	/* release: a reader standing on he that follows next into the new
-	 * chain sees the objects there initialised (we saw them under nlock).
-	 */
-	rte_atomic_store_explicit(&he->next, __rte_rht_ptr(*nbkt), rte_memory_order_release);
-	/* release: pairs with readers' acquire of the new bucket word */
-	rte_atomic_store_explicit(nbkt,
-		__rte_rht_bucket_word(he,
-			__rte_rht_bucket_bloom(*nbkt) | __rte_rht_bloom_bits(hash),
-			__rte_rht_bucket_len(*nbkt) + 1),
-		rte_memory_order_release);
-	rht_unlock(nlock);
+	chain_push(__rte_rht_bucket(new_tbl, rht_hash_idx(new_tbl, hash)), he, hash);
 	/* release: a reader that no longer sees he in the old chain will see
 	 * old->future_tbl (attached before this move) after its walk. A plain
 	 * marker, also in an emptied bucket word (an empty summary).
@@ -235,9 +245,9 @@ prefetch_moves(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uin
 {
 	struct rte_rhash_head *w = bucket_hint(old, idx + RHT_MOVE_AHEAD);
 
-	/* write prefetches: the move stores to the object's next link and to
-	 * the new bucket word, and the lock's atomic exchange waits for those
-	 * stores to own their lines
+	/* write prefetches: the move stores to the object's next link and
+	 * swaps the new bucket word, and that locked instruction waits for
+	 * both lines to be owned
 	 */
 	if (!__rte_rht_is_nulls(w)) {
 		const void *obj = rht_obj(ht, __rte_rht_ptr(w));

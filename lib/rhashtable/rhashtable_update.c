@@ -5,9 +5,11 @@
 /*
  * The write side: insert, remove, replace. Writers take one bucket lock at a
  * time, in each bucket table of the chain in turn: an object only ever moves
- * from an older table to a newer one, under the locks of both buckets, so a
- * writer that looks at the tables in order under their locks finds it.
- * Inserts go to the newest table only.
+ * from an older table to a newer one, under the lock of its old bucket, and
+ * is in its new chain before that lock is released, so a writer that looks
+ * at the tables in order under their locks finds it. Inserts go to the
+ * newest table only. The worker pushes moved objects into the new chains
+ * without their locks: see rht_bucket_cas().
  */
 
 #include <errno.h>
@@ -20,7 +22,7 @@
 #define RHT_INSERT_LIST 2    /* rhltable: join the key's list */
 
 static void rht_bucket_reseal(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
-			      struct rte_rhash_head **bkt);
+			      struct rte_rhash_head **bkt, bool pushes);
 static int rht_rhl_remove(struct rte_rhashtable *ht, struct rte_rhlist_head *list);
 
 /* Outcome of looking at one bucket of one table during an insert. */
@@ -31,14 +33,19 @@ struct rht_insert_ctx {
 	int mode;
 	void **existing;
 	struct __rte_rht_table *full_tbl; /* set with -EAGAIN: grow or re-seed it */
+	struct rte_rhash_head *word;      /* the bucket word bucket_scan() saw */
+	bool pushes;                      /* rht_takes_pushes() of the table looked at */
 };
 
-/* rhltable: obj becomes the chain entry of the key's list, in place of head. */
+/*
+ * rhltable: obj becomes the chain entry of the key's list, in place of head,
+ * which the link pprev of bucket bkt points to.
+ */
 static void
-rhl_push(struct rte_rhash_head **pprev, struct rte_rhash_head *obj)
+rhl_push(bool pushes, struct rte_rhash_head **bkt, struct rte_rhash_head **pprev,
+	 struct rte_rhash_head *head, struct rte_rhash_head *obj)
 {
 	struct rte_rhlist_head *list = (struct rte_rhlist_head *)obj;
-	struct rte_rhash_head *head = __rte_rht_ptr(*pprev);
 
 	list->next = (struct rte_rhlist_head *)head;
 	/* release: a reader may stand on obj if it was removed and is
@@ -46,7 +53,7 @@ rhl_push(struct rte_rhash_head **pprev, struct rte_rhash_head *obj)
 	 */
 	rte_atomic_store_explicit(&list->rhead.next, head->next, rte_memory_order_release);
 	/* same key: the bucket summary already holds its bits */
-	rht_link_set(pprev, obj);
+	rht_link_replace(pushes, bkt, pprev, head, obj);
 }
 
 /*
@@ -56,19 +63,22 @@ rhl_push(struct rte_rhash_head **pprev, struct rte_rhash_head *obj)
  * then no object of the chain is touched.
  */
 static int
-bucket_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt,
-	    struct rht_insert_ctx *c, uint32_t *len)
+bucket_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, struct rht_insert_ctx *c,
+	    uint32_t *len)
 {
-	bool look = c->mode != RHT_INSERT_ANY && __rte_rht_bloom_may_hold(*bkt, c->hash);
+	/* acquire: the worker may have pushed objects (rht_bucket_cas()) */
+	struct rte_rhash_head *w = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
+	bool look = c->mode != RHT_INSERT_ANY && __rte_rht_bloom_may_hold(w, c->hash);
 	struct rte_rhash_head **pprev;
 	struct rte_rhash_head *p;
 
-	*len = __rte_rht_bucket_len(*bkt);
+	c->word = w;
+	*len = __rte_rht_bucket_len(w);
 	if (!look && *len < __RTE_RHT_LEN_MAX)
 		return 0;
 	*len = 0;
-	for (pprev = bkt; !__rte_rht_is_nulls(*pprev); pprev = &p->next) {
-		p = __rte_rht_ptr(*pprev);
+	for (pprev = bkt, p = __rte_rht_ptr(w); !__rte_rht_is_nulls(p);
+	     pprev = &p->next, p = __rte_rht_ptr(*pprev)) {
 		(*len)++;
 		if (!look || rht_key_cmp(ht, c->key, rht_obj(ht, p)) != 0)
 			continue;
@@ -77,7 +87,7 @@ bucket_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt,
 				*c->existing = rht_obj(ht, p);
 			return -EEXIST;
 		}
-		rhl_push(pprev, c->obj);
+		rhl_push(c->pushes, bkt, pprev, p, c->obj);
 		return 1;
 	}
 	return 0;
@@ -88,6 +98,8 @@ static int
 bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhash_head **bkt,
 	    struct rht_insert_ctx *c, uint32_t len)
 {
+	struct rte_rhash_head *w;
+
 	if (rht_grow_above_pct(ht, tbl, 100) || len >= RTE_RHT_MAX_CHAIN_LEN) {
 		c->full_tbl = tbl;
 		return -EAGAIN;
@@ -98,20 +110,24 @@ bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_r
 		rte_atomic_fetch_sub_explicit(&ht->nelems, 1, rte_memory_order_relaxed);
 		return -E2BIG;
 	}
-	/* release: a reader may still stand on obj if it was removed and is
-	 * re-inserted at once (the API allows it). It then goes on into this
-	 * chain, whose objects must be initialised for it, and ends on this
-	 * bucket's marker, which tells it to restart its own chain.
-	 */
-	rte_atomic_store_explicit(&c->obj->next, __rte_rht_ptr(*bkt), rte_memory_order_release);
 	if (ht->rhlist)
 		((struct rte_rhlist_head *)c->obj)->next = NULL;
-	/* release: pairs with the acquire loads of readers: obj->next and the
-	 * object's key are visible to whoever sees obj in the chain.
+	/* the word the scan saw, then the one a push left (rht_bucket_update());
+	 * its length is the scan's, or more after pushes
 	 */
-	rte_atomic_store_explicit(bkt, __rte_rht_bucket_word(c->obj,
-			 __rte_rht_bucket_bloom(*bkt) | __rte_rht_bloom_bits(c->hash), len + 1),
-			 rte_memory_order_release);
+	w = c->word;
+	do {
+		/* release: a reader may still stand on obj if it was removed and
+		 * is re-inserted at once (the API allows it). It then goes on
+		 * into this chain, whose objects must be initialised for it, and
+		 * ends on this bucket's marker, which tells it to restart its
+		 * own chain.
+		 */
+		rte_atomic_store_explicit(&c->obj->next, __rte_rht_ptr(w),
+					  rte_memory_order_release);
+	} while (!rht_bucket_update(c->pushes, bkt, &w, __rte_rht_bucket_word(c->obj,
+			__rte_rht_bucket_bloom(w) | __rte_rht_bloom_bits(c->hash),
+			__rte_rht_bucket_len(w) + 1)));
 	return 0;
 }
 
@@ -147,8 +163,9 @@ static int
 try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 {
 	/* acquire: pairs with the release that publishes a new first table */
-	struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl,
+	struct __rte_rht_table *first = rte_atomic_load_explicit(&ht->core.tbl,
 			rte_memory_order_acquire);
+	struct __rte_rht_table *tbl = first;
 	const void *obj = rht_obj(ht, c->obj);
 
 	/* without a key check, older tables have nothing to tell */
@@ -174,6 +191,7 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 			}
 		}
 		c->hash = hash;
+		c->pushes = rht_takes_pushes(first, tbl);
 		rht_lock(lock);
 		ret = bucket_scan(ht, bkt, c, &len);
 		/* acquire: pairs with __rte_rht_table_attach(); read under the bucket lock
@@ -288,17 +306,19 @@ rte_rhltable_insert(struct rte_rhltable *hlt, struct rte_rhlist_head *list)
  * Visit the bucket that would hold obj in every table of the chain, under
  * its lock, until fn reports it done (non-zero). Returns fn's result, or 0.
  * Then, if fn did something, see whether the table needs the worker.
+ * pushes: rht_takes_pushes() of tbl.
  */
 typedef int (*bucket_visit_t)(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
-			      struct rte_rhash_head **bkt, void *arg);
+			      struct rte_rhash_head **bkt, bool pushes, void *arg);
 
 static int
 visit_obj_buckets(struct rte_rhashtable *ht, const void *obj, bucket_visit_t fn, void *arg)
 {
 	uint32_t *seq = rht_writer_enter(ht);
 	/* acquire: pairs with the release that publishes a new first table */
-	struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl,
+	struct __rte_rht_table *first = rte_atomic_load_explicit(&ht->core.tbl,
 			rte_memory_order_acquire);
+	struct __rte_rht_table *tbl = first;
 	int ret = 0;
 
 	while (tbl != NULL && ret == 0) {
@@ -306,7 +326,7 @@ visit_obj_buckets(struct rte_rhashtable *ht, const void *obj, bucket_visit_t fn,
 		rte_spinlock_t *lock = rht_bucket_lock(tbl, idx);
 
 		rht_lock(lock);
-		ret = fn(ht, tbl, __rte_rht_bucket(tbl, idx), arg);
+		ret = fn(ht, tbl, __rte_rht_bucket(tbl, idx), rht_takes_pushes(first, tbl), arg);
 		/* acquire: pairs with __rte_rht_table_attach() */
 		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 		rht_unlock(lock);
@@ -317,51 +337,44 @@ visit_obj_buckets(struct rte_rhashtable *ht, const void *obj, bucket_visit_t fn,
 	return ret;
 }
 
-/* The link that points to he in a locked chain, or NULL. */
-static struct rte_rhash_head **
-chain_find_link(struct rte_rhash_head **bkt, const struct rte_rhash_head *he)
-{
-	struct rte_rhash_head **pprev;
-
-	for (pprev = bkt; !__rte_rht_is_nulls(*pprev); pprev = &__rte_rht_ptr(*pprev)->next)
-		if (__rte_rht_ptr(*pprev) == he)
-			return pprev;
-	return NULL;
-}
-
 /*
  * Recompute the summary and length of a locked bucket from the objects left
  * in it, so that removals do not fill the summary with stale bits.
  */
 static void
 rht_bucket_reseal(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
-		  struct rte_rhash_head **bkt)
+		  struct rte_rhash_head **bkt, bool pushes)
 {
+	/* acquire: as in bucket_scan() */
+	struct rte_rhash_head *w = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
 	struct rte_rhash_head *p;
-	uint16_t bloom = 0;
-	uint32_t len = 0;
+	uint16_t bloom;
+	uint32_t len;
 
-	for (p = __rte_rht_ptr(*bkt); !__rte_rht_is_nulls(p); p = __rte_rht_ptr(p->next), len++)
-		bloom |= __rte_rht_bloom_bits(rht_obj_hash(ht, tbl, rht_obj(ht, p)));
-	/* release: pairs with the readers' acquire loads of the bucket word */
-	rte_atomic_store_explicit(bkt, __rte_rht_bucket_word(__rte_rht_ptr(*bkt), bloom, len),
-				  rte_memory_order_release);
+	do {
+		bloom = 0;
+		len = 0;
+		for (p = __rte_rht_ptr(w); !__rte_rht_is_nulls(p);
+		     p = __rte_rht_ptr(p->next), len++)
+			bloom |= __rte_rht_bloom_bits(rht_obj_hash(ht, tbl, rht_obj(ht, p)));
+	} while (!rht_bucket_update(pushes, bkt, &w,
+				    __rte_rht_bucket_word(__rte_rht_ptr(w), bloom, len)));
 }
 
 static int
 unlink_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhash_head **bkt,
-	   void *arg)
+	   bool pushes, void *arg)
 {
 	struct rte_rhash_head *obj = arg;
-	struct rte_rhash_head **pprev = chain_find_link(bkt, obj);
+	struct rte_rhash_head **pprev = rht_chain_find_link(bkt, obj);
 
 	if (pprev == NULL)
 		return 0;
 	/* obj->next is left as it is, so that a reader standing on obj goes
 	 * on along the chain.
 	 */
-	rht_link_set(pprev, obj->next);
-	rht_bucket_reseal(ht, tbl, bkt);
+	rht_link_replace(pushes, bkt, pprev, obj, obj->next);
+	rht_bucket_reseal(ht, tbl, bkt, pushes);
 	rht_nelems_dec(ht);
 	return 1;
 }
@@ -389,10 +402,10 @@ struct replace_arg {
 
 static int
 swap_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhash_head **bkt,
-	 void *arg)
+	 bool pushes, void *arg)
 {
 	struct replace_arg *r = arg;
-	struct rte_rhash_head **pprev = chain_find_link(bkt, r->old_obj);
+	struct rte_rhash_head **pprev = rht_chain_find_link(bkt, r->old_obj);
 
 	RTE_SET_USED(ht);
 	RTE_SET_USED(tbl);
@@ -403,7 +416,7 @@ swap_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhas
 	 */
 	rte_atomic_store_explicit(&r->new_obj->next, r->old_obj->next, rte_memory_order_release);
 	/* equal keys: the bucket summary stays right */
-	rht_link_set(pprev, r->new_obj);
+	rht_link_replace(pushes, bkt, pprev, r->old_obj, r->new_obj);
 	return 1;
 }
 
@@ -434,29 +447,32 @@ rte_rhashtable_replace(struct rte_rhashtable *ht, struct rte_rhash_head *old_obj
 /* rhltable: unlink list from the chain entry's list, or the entry itself. */
 static int
 unlink_list_member(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
-		   struct rte_rhash_head **bkt, void *arg)
+		   struct rte_rhash_head **bkt, bool pushes, void *arg)
 {
 	struct rte_rhlist_head *target = arg;
+	struct rte_rhlist_head **lprev, *entry;
 	struct rte_rhash_head **pprev;
-	struct rte_rhlist_head **lprev;
+	struct rte_rhash_head *p;
 
-	for (pprev = bkt; !__rte_rht_is_nulls(*pprev); pprev = &__rte_rht_ptr(*pprev)->next) {
-		struct rte_rhlist_head *entry = (struct rte_rhlist_head *)__rte_rht_ptr(*pprev);
-
+	/* acquire: as in bucket_scan() */
+	p = __rte_rht_ptr(rte_atomic_load_explicit(bkt, rte_memory_order_acquire));
+	for (pprev = bkt; !__rte_rht_is_nulls(p); pprev = &p->next, p = __rte_rht_ptr(*pprev)) {
+		entry = (struct rte_rhlist_head *)p;
 		if (entry == target) {
 			struct rte_rhlist_head *second = target->next;
 
 			if (second == NULL) {
 				/* the key is gone */
-				rht_link_set(pprev, target->rhead.next);
-				rht_bucket_reseal(ht, tbl, bkt);
+				rht_link_replace(pushes, bkt, pprev, &target->rhead,
+						 target->rhead.next);
+				rht_bucket_reseal(ht, tbl, bkt, pushes);
 				rht_nelems_dec(ht);
 				return 1;
 			}
 			/* release: as in bucket_link() */
 			rte_atomic_store_explicit(&second->rhead.next, target->rhead.next,
 					 rte_memory_order_release);
-			rht_link_set(pprev, &second->rhead);
+			rht_link_replace(pushes, bkt, pprev, &target->rhead, &second->rhead);
 			return 1;
 		}
 		for (lprev = &entry->next; *lprev != NULL; lprev = &(*lprev)->next) {
