@@ -194,6 +194,29 @@ rht_bucket_update(bool pushes, struct rte_rhash_head **bkt, struct rte_rhash_hea
 }
 
 /*
+ * Link he at the head of the chain of bucket bkt, whose word was w, with
+ * its summary bits (from hash) and the chain's length. Used by inserts,
+ * under the bucket's lock, and by the worker's moves, without it (pushes
+ * true): w is then the word the other side left, and the link is redone.
+ */
+static inline void
+rht_chain_push(bool pushes, struct rte_rhash_head **bkt, struct rte_rhash_head *w,
+	       struct rte_rhash_head *he, uint64_t hash)
+{
+	do {
+		/* release: a reader may stand on he, a moving object still last
+		 * in its old chain or a removed object inserted again at once
+		 * (the API allows it); it goes on into this chain, whose
+		 * objects must be initialised for it, and ends on this bucket's
+		 * marker, which tells it to restart its own chain
+		 */
+		rte_atomic_store_explicit(&he->next, __rte_rht_ptr(w), rte_memory_order_release);
+	} while (!rht_bucket_update(pushes, bkt, &w, __rte_rht_bucket_word(he,
+			__rte_rht_bucket_bloom(w) | __rte_rht_bloom_bits(hash),
+			__rte_rht_bucket_len(w) + 1)));
+}
+
+/*
  * The link that points to he in the locked chain of bucket bkt, or NULL.
  * acquire: the bucket word may carry objects just pushed by the worker.
  */

@@ -37,30 +37,6 @@ chain_last_link(struct rte_rhash_head **bkt)
 }
 
 /*
- * Push he at the head of the chain of bucket nbkt, in the table the rehash
- * fills, without that bucket's lock (see rht_bucket_cas()): the writers
- * that hold it and the worker then never take turns on a lock's line.
- */
-static void
-chain_push(struct rte_rhash_head **nbkt, struct rte_rhash_head *he, uint64_t hash)
-{
-	/* acquire: the objects of the new chain are initialised for a reader
-	 * that reaches them through he->next (the release below)
-	 */
-	struct rte_rhash_head *w = rte_atomic_load_explicit(nbkt, rte_memory_order_acquire);
-
-	do {
-		/* release: a reader standing on he (still the last object of
-		 * its old chain) that follows next into the new chain sees the
-		 * objects there initialised
-		 */
-		rte_atomic_store_explicit(&he->next, __rte_rht_ptr(w), rte_memory_order_release);
-	} while (!rht_bucket_cas(nbkt, &w, __rte_rht_bucket_word(he,
-			__rte_rht_bucket_bloom(w) | __rte_rht_bloom_bits(hash),
-			__rte_rht_bucket_len(w) + 1)));
-}
-
-/*
  * Move the last object of old chain idx to the head of its chain in the
  * newest table: link it there first, unlink it from the old chain second, so
  * that it is always reachable (see rhashtable_lookup.c).
@@ -73,8 +49,15 @@ move_last_object(struct rte_rhashtable *ht, struct __rte_rht_table *old,
 	struct rte_rhash_head *he = __rte_rht_ptr(*pprev);
 	struct __rte_rht_table *new_tbl = rht_last_table(old);
 	uint64_t hash = rht_obj_hash(ht, new_tbl, rht_obj(ht, he));
+	struct rte_rhash_head **nbkt = __rte_rht_bucket(new_tbl, rht_hash_idx(new_tbl, hash));
 
-	chain_push(__rte_rht_bucket(new_tbl, rht_hash_idx(new_tbl, hash)), he, hash);
+	/* without the new bucket's lock (see rht_bucket_cas()): the writers
+	 * that hold it and the worker then never take turns on a lock's line.
+	 * acquire: the objects of the new chain are initialised for a reader
+	 * that reaches them through he->next.
+	 */
+	rht_chain_push(true, nbkt, rte_atomic_load_explicit(nbkt, rte_memory_order_acquire), he,
+		       hash);
 	/* release: a reader that no longer sees he in the old chain will see
 	 * old->future_tbl (attached before this move) after its walk. A plain
 	 * marker, also in an emptied bucket word (an empty summary).

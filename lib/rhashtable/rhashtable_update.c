@@ -98,8 +98,6 @@ static int
 bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhash_head **bkt,
 	    struct rht_insert_ctx *c, uint32_t len)
 {
-	struct rte_rhash_head *w;
-
 	if (rht_grow_above_pct(ht, tbl, 100) || len >= RTE_RHT_MAX_CHAIN_LEN) {
 		c->full_tbl = tbl;
 		return -EAGAIN;
@@ -112,22 +110,10 @@ bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_r
 	}
 	if (ht->rhlist)
 		((struct rte_rhlist_head *)c->obj)->next = NULL;
-	/* the word the scan saw, then the one a push left (rht_bucket_update());
-	 * its length is the scan's, or more after pushes
+	/* from the word the scan saw: its length is the scan's, or more after
+	 * the worker's pushes
 	 */
-	w = c->word;
-	do {
-		/* release: a reader may still stand on obj if it was removed and
-		 * is re-inserted at once (the API allows it). It then goes on
-		 * into this chain, whose objects must be initialised for it, and
-		 * ends on this bucket's marker, which tells it to restart its
-		 * own chain.
-		 */
-		rte_atomic_store_explicit(&c->obj->next, __rte_rht_ptr(w),
-					  rte_memory_order_release);
-	} while (!rht_bucket_update(c->pushes, bkt, &w, __rte_rht_bucket_word(c->obj,
-			__rte_rht_bucket_bloom(w) | __rte_rht_bloom_bits(c->hash),
-			__rte_rht_bucket_len(w) + 1)));
+	rht_chain_push(c->pushes, bkt, c->word, c->obj, c->hash);
 	return 0;
 }
 
