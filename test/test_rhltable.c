@@ -5,7 +5,8 @@
 /*
  * rhltable_autotest: several objects per key. Lookup returns a list with
  * every object of the key, remove takes one object, count and walk see every
- * object, free_and_destroy frees each exactly once, and lists survive resizes.
+ * object, free_and_destroy frees each exactly once, and lists survive resizes,
+ * also while the rehash worker moves them on a service lcore.
  */
 
 #include <errno.h>
@@ -14,8 +15,12 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_service.h>
 
 #include <rte_rhashtable.h>
 
@@ -247,6 +252,123 @@ test_rhl_resize(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Remove the objects of key from the lists and insert them again, one at a
+ * time: the list entry is replaced (head removed, then joined again), and
+ * the key leaves the chain and comes back with its last object.
+ */
+static int
+churn_key(uint32_t key)
+{
+	uint32_t i;
+
+	for (i = key; i < N_LOBJS; i += N_KEYS)
+		TEST_ASSERT_SUCCESS(rte_rhltable_remove(hlt, &lobjs[i].list), "remove %u", i);
+	for (i = key; i < N_LOBJS; i += N_KEYS)
+		TEST_ASSERT_SUCCESS(rte_rhltable_insert(hlt, &lobjs[i].list), "insert %u", i);
+	return TEST_SUCCESS;
+}
+
+/* Service lcore running the table's worker, or RTE_MAX_LCORE. */
+static unsigned int
+start_worker(struct rte_rhashtable *t)
+{
+	unsigned int lcore = rte_get_next_lcore(-1, 1, 0);
+	uint32_t sid;
+
+	if (lcore >= RTE_MAX_LCORE || rte_rhashtable_service_id_get(t, &sid) != 0 ||
+	    rte_service_lcore_add(lcore) != 0)
+		return RTE_MAX_LCORE;
+	if (rte_service_map_lcore_set(sid, lcore, 1) != 0 || rte_service_lcore_start(lcore) != 0) {
+		rte_service_lcore_del(lcore);
+		return RTE_MAX_LCORE;
+	}
+	return lcore;
+}
+
+static void
+stop_worker(struct rte_rhashtable *t, unsigned int lcore)
+{
+	uint32_t sid;
+
+	if (rte_rhashtable_service_id_get(t, &sid) == 0)
+		rte_service_map_lcore_set(sid, lcore, 0);
+	rte_service_lcore_stop(lcore);
+	rte_eal_wait_lcore(lcore);
+	rte_service_lcore_del(lcore);
+}
+
+/*
+ * Lists stay whole while this lcore removes and re-inserts list members and
+ * the worker, on a service lcore, keeps moving every chain into a re-seeded
+ * table: the worker pushes moved list entries at the head of their new
+ * chains without the bucket's lock, so a removal or join that changes a
+ * bucket word must not lose a push that came first (rht_bucket_cas()).
+ */
+static int
+test_rhl_lists_beside_worker(void)
+{
+	struct rte_rhashtable *t = rte_rhltable_table(hlt);
+	struct rte_rhashtable_rcu_config cfg;
+	struct rte_rcu_qsbr *qv = test_qsbr_create();
+	unsigned int self = rte_lcore_id(), lcore = RTE_MAX_LCORE;
+	uint64_t end, rehashes;
+	uint32_t key, rounds = 0;
+	int ret = TEST_FAILED;
+
+	if (qv == NULL)
+		return TEST_FAILED;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.v = qv;
+	if (rte_rhashtable_rcu_qsbr_add(t, &cfg) != 0 || test_qsbr_reader_start(qv, self) != 0)
+		goto free_qv;
+	if (insert_range(0, N_LOBJS) != TEST_SUCCESS)
+		goto offline;
+	lcore = start_worker(t);
+	if (lcore >= RTE_MAX_LCORE) {
+		printf("no service lcore for the worker\n");
+		ret = TEST_SKIPPED;
+		goto offline;
+	}
+	rehashes = test_stats(t).rehashes_done;
+	end = rte_get_timer_cycles() + rte_get_timer_hz() / 2;
+	do {
+		if (rte_rhashtable_reseed(t) != 0)
+			goto stop;
+		for (key = 0; key < N_KEYS; key++) {
+			if (churn_key(key) != TEST_SUCCESS)
+				goto stop;
+			rte_rcu_qsbr_quiescent(qv, self);
+		}
+		rounds++;
+	} while (rte_get_timer_cycles() < end);
+	rehashes = test_stats(t).rehashes_done - rehashes;
+	stop_worker(t, lcore);
+	lcore = RTE_MAX_LCORE;
+	printf("%u rounds of %u keys, %" PRIu64 " rehashes beside them\n", rounds, N_KEYS,
+	       rehashes);
+	if (rehashes < 2) {
+		printf("the worker did not rehash beside the writer\n");
+		goto offline;
+	}
+	if (rte_rhashtable_rehash_run(t) != 0 || check_all_lists(N_LOBJS) != TEST_SUCCESS ||
+	    rte_rhashtable_count(t) != N_LOBJS) {
+		printf("lists or count wrong after the churn (count %u)\n",
+		       rte_rhashtable_count(t));
+		goto offline;
+	}
+	ret = TEST_SUCCESS;
+stop:
+	if (lcore < RTE_MAX_LCORE)
+		stop_worker(t, lcore);
+offline:
+	test_qsbr_reader_stop(qv, self);
+	rhl_teardown();
+free_qv:
+	rte_free(qv);
+	return ret;
+}
+
 static void
 count_free(void *arg, void *obj)
 {
@@ -284,6 +406,7 @@ static struct unit_test_suite rhltable_suite = {
 		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_remove),
 		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_walk),
 		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_resize),
+		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_lists_beside_worker),
 		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_free_and_destroy),
 		TEST_CASES_END()
 	}
