@@ -32,6 +32,7 @@ TEST_FILES = {
     "test_rhashtable_audit_stress.c": [],
     "test_rhashtable_errors.c": [],
     "test_rhashtable_faults.c": [],
+    "test_rhashtable_fence.c": [],
     "test_rhashtable_flood.c": ["hash"],
     "test_rhashtable_perf.c": ["hash"],
     "test_rhashtable_rcu.c": [],

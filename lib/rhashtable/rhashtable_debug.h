@@ -13,6 +13,7 @@
  * librte_rhashtable.a and build with -DALLOW_INTERNAL_API.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -99,5 +100,23 @@ __rte_rhashtable_fault_inject(const struct rhashtable_fault *f);
 __rte_internal
 uint64_t
 __rte_rhashtable_fault_count(void);
+
+/**
+ * Make the writers' entry protocol use a full fence on both sides (true),
+ * or the asymmetric pair of a compiler barrier and membarrier() (false, the
+ * default where the kernel offers it), so that tests cover both.
+ *
+ * @return
+ *   0; -EBUSY if a table exists (the kind is fixed while one does);
+ *   -ENOTSUP if false was asked and membarrier() is not available.
+ */
+__rte_internal
+int
+__rte_rhashtable_fence_symmetric(bool symmetric);
+
+/** Whether the writers' entry protocol uses membarrier() (see above). */
+__rte_internal
+bool
+__rte_rhashtable_fence_is_asymmetric(void);
 
 #endif /* _RHASHTABLE_DEBUG_H_ */

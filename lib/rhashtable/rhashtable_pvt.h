@@ -455,6 +455,24 @@ void __rte_rht_foreach_table(void (*fn)(const struct rte_rhashtable *ht, void *a
 int __rte_rht_with_table(const char *name,
 			 int (*fn)(const struct rte_rhashtable *ht, void *arg), void *arg);
 
+/* rhashtable_fence.c: the fences of the writers' entry protocol */
+extern bool __rte_rht_fence_asymmetric;
+void __rte_rht_heavy_fence(void);
+
+/*
+ * The writer's side of the entry protocol's fences: a compiler barrier
+ * where the worker's side (__rte_rht_heavy_fence()) is a membarrier() that
+ * fences every running thread, a full fence otherwise.
+ */
+static __rte_always_inline void
+rht_light_fence(void)
+{
+	if (likely(__rte_rht_fence_asymmetric))
+		rte_compiler_barrier();
+	else
+		rte_atomic_thread_fence(rte_memory_order_seq_cst);
+}
+
 /*
  * A writer without an lcore id joins the count of the current phase. If
  * the phase flipped meanwhile, the worker may have read that count before
@@ -472,11 +490,11 @@ rht_anon_writer_enter(struct rte_rhashtable *ht)
 		phase = rte_atomic_load_explicit(&ht->anon_phase, rte_memory_order_acquire);
 		count = &ht->anon_writers[phase & 1];
 		rte_atomic_fetch_add_explicit(count, 1, rte_memory_order_relaxed);
-		/* seq_cst: as in rht_writer_enter(); pairs with the fence that
-		 * follows the flip: either the worker sees our increment, or
-		 * we see the new phase
+		/* as in rht_writer_enter(); pairs with the fence that follows
+		 * the flip: either the worker sees our increment, or we see the
+		 * new phase
 		 */
-		rte_atomic_thread_fence(rte_memory_order_seq_cst);
+		rht_light_fence();
 		if (rte_atomic_load_explicit(&ht->anon_phase, rte_memory_order_relaxed) == phase)
 			return count;
 		rte_atomic_fetch_sub_explicit(count, 1, rte_memory_order_relaxed);
@@ -507,11 +525,11 @@ rht_writer_enter(struct rte_rhashtable *ht)
 	} else {
 		return rht_anon_writer_enter(ht);
 	}
-	/* seq_cst: our mark is visible before we read ht->core.tbl. Pairs with the
+	/* our mark is visible before we read ht->core.tbl. Pairs with the
 	 * fence in rht_writers_drain(): either the worker sees us marked, or
 	 * we see the first table it has already replaced.
 	 */
-	rte_atomic_thread_fence(rte_memory_order_seq_cst);
+	rht_light_fence();
 	return seq;
 }
 

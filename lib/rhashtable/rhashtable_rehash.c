@@ -117,10 +117,10 @@ rht_writers_drain(struct rte_rhashtable *ht)
 	uint32_t phase = rte_atomic_fetch_add_explicit(&ht->anon_phase, 1,
 						       rte_memory_order_release);
 
-	/* seq_cst: pairs with the fences in rht_writer_enter() and
-	 * rht_anon_writer_enter()
+	/* pairs with the fences in rht_writer_enter() and
+	 * rht_anon_writer_enter() (see rhashtable_fence.c)
 	 */
-	rte_atomic_thread_fence(rte_memory_order_seq_cst);
+	__rte_rht_heavy_fence();
 	for (i = 0; i < RTE_MAX_LCORE; i++)
 		snap[i] = rte_atomic_load_explicit(&ht->writers[i].seq, rte_memory_order_acquire);
 	for (i = 0; i < RTE_MAX_LCORE; i++) {
