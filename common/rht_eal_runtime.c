@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,16 +111,17 @@ name_hash(const char *name)
 int
 rht_eal_file_prefix(char *buf, size_t size, const char *prefix, const char *tag)
 {
-	const char *sep = tag != NULL ? "_" : "";
+	bool tagged = tag == NULL || tag[0] == '\0' || strstr(prefix, tag) != NULL;
+	const char *sep = tag != NULL && tag[0] != '\0' ? "_" : "";
 	int n;
 
 	if (tag == NULL)
 		tag = "";
-	n = snprintf(buf, size, "%s%s%s", prefix, sep, tag);
+	n = snprintf(buf, size, "%s%s%s", prefix, tagged ? "" : sep, tagged ? "" : tag);
 	if (n >= 0 && (size_t)n < size && socket_path_fits(buf))
 		return 0;
-	n = snprintf(buf, size, "t%08x%s%s",
-		name_hash(prefix), sep, tag);
+	/* the tag goes on, also when it was inside the prefix just dropped */
+	n = snprintf(buf, size, "t%08x%s%s", name_hash(prefix), sep, tag);
 	if (n >= 0 && (size_t)n < size && socket_path_fits(buf))
 		return 0;
 	fprintf(stderr, "EAL runtime directory %s/dpdk/%s too long for its sockets\n",

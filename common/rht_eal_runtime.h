@@ -40,13 +40,15 @@ int rht_eal_cleanup_runtime(void);
 int rht_eal_remove_runtime_dir(void);
 
 /**
- * Write to BUF an EAL --file-prefix made of PREFIX and, when TAG is not
- * NULL, "_" and TAG, that EAL can use. EAL binds its telemetry socket at
+ * Write to BUF an EAL --file-prefix made of PREFIX and, when TAG is
+ * neither NULL, empty nor already in PREFIX, "_" and TAG, that EAL can
+ * use. EAL binds its telemetry socket at
  * <runtime dir>/dpdk/<file prefix>/dpdk_telemetry.v2 and rte_eal_init()
  * fails, with rte_errno unset, when that path does not fit a sockaddr_un:
  * a test's long name, a run's tag and a deep build directory together can
  * reach that limit. Then the prefix is "t" and a hash of PREFIX instead,
- * followed by the tag.
+ * followed by "_" and the tag (also when PREFIX held it: the tag is how a
+ * run finds the runtime directories it left behind).
  *
  * @return
  *   0, or -1 when even the short form does not fit (or BUF is too small).

@@ -245,8 +245,6 @@ tag_file_prefix(int argc, char **argv)
 	if (last < 0)
 		return;
 	prefix = argv[last] + strlen(opt);
-	if (tag != NULL && (tag[0] == '\0' || strstr(prefix, tag) != NULL))
-		tag = NULL;
 	memcpy(tagged, opt, strlen(opt));
 	if (rht_eal_file_prefix(tagged + strlen(opt), sizeof(tagged) - strlen(opt),
 			prefix, tag) == 0)
