@@ -30,6 +30,7 @@ TEST_FILES = {
     "test_rhashtable.c": [],
     "test_rhashtable_anon_writers.c": [],
     "test_rhashtable_audit_stress.c": [],
+    "test_rhashtable_count.c": [],
     "test_rhashtable_errors.c": [],
     "test_rhashtable_faults.c": [],
     "test_rhashtable_fence.c": [],

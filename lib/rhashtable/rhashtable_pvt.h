@@ -65,12 +65,20 @@ struct rht_rcu {
 };
 
 /*
- * Write-side presence of one lcore: odd while the lcore is inside a write
- * call. The worker waits for odd values to change before it frees a bucket
- * table, so writers need not be QSBR readers (rht_writers_drain()).
+ * Write-side state of one lcore, written by that lcore only (in the line
+ * it writes at every write call anyway).
+ * seq: odd while the lcore is inside a write call. The worker waits for
+ * odd values to change before it frees a bucket table, so writers need not
+ * be QSBR readers (rht_writers_drain()).
+ * nelems: chain entries this lcore linked less those it unlinked; flushed:
+ * how much of that it has added to ht->nelems; batch: how far they may
+ * differ (rhashtable_count.h).
  */
 struct __rte_cache_aligned rht_writer {
 	uint32_t seq;
+	uint32_t batch;
+	int64_t nelems;
+	int64_t flushed;
 };
 
 struct rte_rhashtable {
@@ -97,7 +105,11 @@ struct rte_rhashtable {
 	 * Sharing one line, each insert waited for that line to come back
 	 * from the service lcore.
 	 */
-	alignas(RTE_CACHE_LINE_SIZE) uint32_t nelems; /* chain entries (drives resizing) */
+	/* chain entries, as far as the lcores' batches have reached it: drives
+	 * resizing (rhashtable_count.h)
+	 */
+	alignas(RTE_CACHE_LINE_SIZE) int64_t nelems;
+	int64_t anon_nelems;       /* the share of threads without an lcore id */
 	uint32_t nobjs;            /* rhltable: every object of every list */
 
 	/* Written rarely, read by writers or polled by the worker. */
@@ -115,6 +127,7 @@ struct rte_rhashtable {
 	uint32_t last_size;        /* buckets of the newest table */
 	int32_t last_node;         /* NUMA node of the newest table's buckets */
 	uint64_t stall_warned_at;  /* timer cycles of the last stalled-worker warning */
+	uint64_t count_checked_at; /* timer cycles of the service's last exact count */
 	uint64_t bytes;            /* memory held */
 	rte_spinlock_t walk_lock;   /* walker lists and table retirement */
 	uint32_t service_id;
@@ -404,42 +417,6 @@ rht_last_table(struct __rte_rht_table *tbl)
 	return tbl;
 }
 
-static inline uint32_t
-rht_nelems(const struct rte_rhashtable *ht)
-{
-	return rte_atomic_load_explicit(&ht->nelems, rte_memory_order_relaxed);
-}
-
-/* Load thresholds of the article, relative to one bucket table. */
-static inline bool
-rht_grow_above_pct(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, uint32_t pct)
-{
-	return (uint64_t)rht_nelems(ht) * 100 > (uint64_t)tbl->size * pct &&
-		(ht->max_size == 0 || tbl->size < ht->max_size);
-}
-
-static inline bool
-rht_shrink_below_pct(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl)
-{
-	return ht->automatic_shrinking && tbl->size > ht->min_size &&
-		rte_atomic_load_explicit(&ht->shrink_armed, rte_memory_order_relaxed) != 0 &&
-		(uint64_t)rht_nelems(ht) * 100 < (uint64_t)tbl->size * RTE_RHT_SHRINK_PCT;
-}
-
-/*
- * One chain entry fewer. Shrinking waits for the first removal, as in the
- * kernel, where only a removal schedules it: a table sized by nelem_hint
- * keeps its size while it fills, instead of being halved while still empty.
- * The flag is written once, so removals do not share a written line for it.
- */
-static inline void
-rht_nelems_dec(struct rte_rhashtable *ht)
-{
-	rte_atomic_fetch_sub_explicit(&ht->nelems, 1, rte_memory_order_relaxed);
-	if (unlikely(rte_atomic_load_explicit(&ht->shrink_armed, rte_memory_order_relaxed) == 0))
-		rte_atomic_store_explicit(&ht->shrink_armed, 1, rte_memory_order_relaxed);
-}
-
 /* rhashtable_table.c: bucket table memory */
 struct __rte_rht_table *__rte_rht_table_alloc(struct rte_rhashtable *ht, uint32_t size);
 void __rte_rht_table_free(struct rte_rhashtable *ht, struct __rte_rht_table *tbl);
@@ -531,6 +508,23 @@ rht_writer_enter(struct rte_rhashtable *ht)
 	 */
 	rht_light_fence();
 	return seq;
+}
+
+/*
+ * The counter of the lcore that rht_writer_enter() returned seq for: NULL
+ * for a thread without an lcore id; for a nested call (seq NULL), that of
+ * the calling lcore.
+ */
+static inline struct rht_writer *
+rht_writer_of(struct rte_rhashtable *ht, uint32_t *seq)
+{
+	unsigned int id;
+
+	if (likely(seq != NULL))
+		return rht_is_anon_count(ht, seq) ? NULL :
+			container_of(seq, struct rht_writer, seq);
+	id = rte_lcore_id();
+	return id < RTE_MAX_LCORE ? &ht->writers[id] : NULL;
 }
 
 static inline void

@@ -20,6 +20,7 @@
 #include <rte_service.h>
 #include <rte_service_component.h>
 
+#include "rhashtable_count.h"
 #include "rhashtable_pvt.h"
 #include "rhashtable_trace.h"
 
@@ -295,9 +296,12 @@ at_rest(const struct rte_rhashtable *ht)
 static uint32_t
 next_table_size(struct rte_rhashtable *ht, const struct __rte_rht_table *tbl)
 {
-	if (rht_grow_above_pct(ht, tbl, RTE_RHT_GROW_PCT))
+	/* exact: the writers' batches may not have reached ht->nelems */
+	uint64_t nelems = rht_nelems_exact(ht);
+
+	if (rht_grow_above(ht, tbl->size, RTE_RHT_GROW_PCT, nelems))
 		return tbl->size * 2;
-	if (rht_shrink_below_pct(ht, tbl))
+	if (rht_shrink_below(ht, tbl->size, nelems))
 		return tbl->size / 2;
 	if (rte_atomic_exchange_explicit(&ht->reseed_pending, 0, rte_memory_order_relaxed) != 0)
 		return tbl->size;
@@ -353,6 +357,33 @@ work_take(struct rte_rhashtable *ht)
 	return true;
 }
 
+/* Milliseconds between two exact counts of the rehash service at rest. */
+#define RHT_RECOUNT_MS 10
+
+/*
+ * At rest, the service looks at the exact count now and then: the count
+ * writers compare with the thresholds lags it by their unfinished batches
+ * (rhashtable_count.h), a lag that no later write flushes once they stop.
+ * With the newest table's size as ht keeps it: without the lock, a bucket
+ * table may be retired and freed under us.
+ */
+static void
+rehash_recount(struct rte_rhashtable *ht)
+{
+	uint64_t now = rte_get_timer_cycles(), nelems;
+	uint32_t size;
+
+	if (now - rte_atomic_load_explicit(&ht->count_checked_at, rte_memory_order_relaxed) <
+	    rte_get_timer_hz() / 1000 * RHT_RECOUNT_MS)
+		return;
+	rte_atomic_store_explicit(&ht->count_checked_at, now, rte_memory_order_relaxed);
+	size = rte_atomic_load_explicit(&ht->last_size, rte_memory_order_relaxed);
+	nelems = rht_nelems_exact(ht);
+	if (rht_grow_above(ht, size, RTE_RHT_GROW_PCT, nelems) ||
+	    rht_shrink_below(ht, size, nelems))
+		rht_work_schedule(ht);
+}
+
 static int32_t
 rehash_service(void *arg)
 {
@@ -365,8 +396,10 @@ rehash_service(void *arg)
 	 * lives in ht, and a change it does not show yet is seen next call.
 	 */
 	if (rte_atomic_load_explicit(&ht->ntables, rte_memory_order_relaxed) == 1 &&
-	    rte_atomic_load_explicit(&ht->work_pending, rte_memory_order_relaxed) == 0)
+	    rte_atomic_load_explicit(&ht->work_pending, rte_memory_order_relaxed) == 0) {
+		rehash_recount(ht);
 		goto reclaim;
+	}
 	if (!rte_spinlock_trylock(&ht->rehash_lock))
 		return -EBUSY;
 	/* the request is taken under the lock, so that a caller of

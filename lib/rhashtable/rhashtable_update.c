@@ -14,6 +14,7 @@
 
 #include <errno.h>
 
+#include "rhashtable_count.h"
 #include "rhashtable_pvt.h"
 
 /* modes of rht_insert() */
@@ -33,6 +34,7 @@ struct rht_insert_ctx {
 	int mode;
 	void **existing;
 	struct __rte_rht_table *full_tbl; /* set with -EAGAIN: grow or re-seed it */
+	struct rht_writer *writer;        /* the lcore's counter; NULL: none */
 	struct rte_rhash_head *word;      /* the bucket word bucket_scan() saw */
 	bool pushes;                      /* rht_takes_pushes() of the table looked at */
 };
@@ -102,12 +104,8 @@ bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_r
 		c->full_tbl = tbl;
 		return -EAGAIN;
 	}
-	/* reserve a slot first, so that the limit holds exactly under concurrency */
-	if (rte_atomic_fetch_add_explicit(&ht->nelems, 1, rte_memory_order_relaxed) >=
-	    ht->max_elems) {
-		rte_atomic_fetch_sub_explicit(&ht->nelems, 1, rte_memory_order_relaxed);
+	if (rht_nelems_reserve(ht, c->writer) != 0)
 		return -E2BIG;
-	}
 	if (ht->rhlist)
 		((struct rte_rhlist_head *)c->obj)->next = NULL;
 	/* from the word the scan saw: its length is the scan's, or more after
@@ -238,6 +236,7 @@ rht_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj, int mode, void
 	}
 	c.key = rht_obj_key(ht, rht_obj(ht, obj));
 	seq = rht_writer_enter(ht);
+	c.writer = rht_writer_of(ht, seq);
 	while ((ret = try_insert(ht, &c)) == -EAGAIN) {
 		ret = __rte_rht_emergency_table(ht, c.full_tbl);
 		if (ret != 0)
@@ -295,12 +294,14 @@ rte_rhltable_insert(struct rte_rhltable *hlt, struct rte_rhlist_head *list)
  * pushes: rht_takes_pushes() of tbl.
  */
 typedef int (*bucket_visit_t)(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
-			      struct rte_rhash_head **bkt, bool pushes, void *arg);
+			      struct rte_rhash_head **bkt, bool pushes, struct rht_writer *w,
+			      void *arg);
 
 static int
 visit_obj_buckets(struct rte_rhashtable *ht, const void *obj, bucket_visit_t fn, void *arg)
 {
 	uint32_t *seq = rht_writer_enter(ht);
+	struct rht_writer *w = rht_writer_of(ht, seq);
 	/* acquire: pairs with the release that publishes a new first table */
 	struct __rte_rht_table *first = rte_atomic_load_explicit(&ht->core.tbl,
 			rte_memory_order_acquire);
@@ -312,7 +313,7 @@ visit_obj_buckets(struct rte_rhashtable *ht, const void *obj, bucket_visit_t fn,
 		rte_spinlock_t *lock = rht_bucket_lock(tbl, idx);
 
 		rht_lock(lock);
-		ret = fn(ht, tbl, __rte_rht_bucket(tbl, idx), rht_takes_pushes(first, tbl), arg);
+		ret = fn(ht, tbl, __rte_rht_bucket(tbl, idx), rht_takes_pushes(first, tbl), w, arg);
 		/* acquire: pairs with __rte_rht_table_attach() */
 		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 		rht_unlock(lock);
@@ -349,7 +350,7 @@ rht_bucket_reseal(const struct rte_rhashtable *ht, const struct __rte_rht_table 
 
 static int
 unlink_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhash_head **bkt,
-	   bool pushes, void *arg)
+	   bool pushes, struct rht_writer *w, void *arg)
 {
 	struct rte_rhash_head *obj = arg;
 	struct rte_rhash_head **pprev = rht_chain_find_link(bkt, obj);
@@ -361,7 +362,7 @@ unlink_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rh
 	 */
 	rht_link_replace(pushes, bkt, pprev, obj, obj->next);
 	rht_bucket_reseal(ht, tbl, bkt, pushes);
-	rht_nelems_dec(ht);
+	rht_nelems_dec(ht, w);
 	return 1;
 }
 
@@ -388,13 +389,14 @@ struct replace_arg {
 
 static int
 swap_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhash_head **bkt,
-	 bool pushes, void *arg)
+	 bool pushes, struct rht_writer *w, void *arg)
 {
 	struct replace_arg *r = arg;
 	struct rte_rhash_head **pprev = rht_chain_find_link(bkt, r->old_obj);
 
 	RTE_SET_USED(ht);
 	RTE_SET_USED(tbl);
+	RTE_SET_USED(w);
 	if (pprev == NULL)
 		return 0;
 	/* release: as in bucket_link(), new_obj may be a removed object that
@@ -433,7 +435,7 @@ rte_rhashtable_replace(struct rte_rhashtable *ht, struct rte_rhash_head *old_obj
 /* rhltable: unlink list from the chain entry's list, or the entry itself. */
 static int
 unlink_list_member(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
-		   struct rte_rhash_head **bkt, bool pushes, void *arg)
+		   struct rte_rhash_head **bkt, bool pushes, struct rht_writer *w, void *arg)
 {
 	struct rte_rhlist_head *target = arg;
 	struct rte_rhlist_head **lprev, *entry;
@@ -452,7 +454,7 @@ unlink_list_member(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
 				rht_link_replace(pushes, bkt, pprev, &target->rhead,
 						 target->rhead.next);
 				rht_bucket_reseal(ht, tbl, bkt, pushes);
-				rht_nelems_dec(ht);
+				rht_nelems_dec(ht, w);
 				return 1;
 			}
 			/* release: as in bucket_link() */

@@ -21,6 +21,7 @@
 #include <rte_tailq.h>
 
 #include "rhashtable_debug.h"
+#include "rhashtable_count.h"
 #include "rhashtable_pvt.h"
 
 RTE_LOG_REGISTER_DEFAULT(rte_rhashtable_logtype, INFO);
@@ -383,7 +384,7 @@ rte_rhashtable_count(const struct rte_rhashtable *ht)
 		return 0;
 	if (ht->rhlist)
 		return rte_atomic_load_explicit(&ht->nobjs, rte_memory_order_relaxed);
-	return rht_nelems(ht);
+	return rht_nelems_exact(ht);
 }
 
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_stats_get, 26.03)
@@ -405,7 +406,7 @@ rte_rhashtable_stats_get(const struct rte_rhashtable *ht, struct rte_rhashtable_
 				(const uint64_t *)RTE_PTR_ADD(&ht->ctr, f->offset),
 				rte_memory_order_relaxed);
 	}
-	s->nelems = rht_nelems(ht);
+	s->nelems = rht_nelems_exact(ht);
 	s->nobjs = rte_rhashtable_count(ht);
 	s->buckets = rte_atomic_load_explicit(&ht->last_size, rte_memory_order_relaxed);
 	s->ntables = rte_atomic_load_explicit(&ht->ntables, rte_memory_order_relaxed);
