@@ -44,6 +44,7 @@ TEST_FILES = {
     "test_rhashtable_telemetry.c": [],
     "test_rhashtable_walk.c": [],
     "test_rhashtable_walk_stress.c": [],
+    "test_rhashtable_writers_perf.c": ["hash"],
     "test_rhltable.c": [],
 }
 TEST_HEADERS = ["test_rhashtable_stress.h", "test_rhashtable_util.h"]
