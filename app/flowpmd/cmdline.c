@@ -269,7 +269,7 @@ cmd_set_fwd_parsed(void *parsed, struct cmdline *cl, void *data)
 	if (fwd_mode_parse(r->mode, &m) != 0)
 		return;
 	/* forwarding lcores pick it up at their next burst */
-	__atomic_store_n(&app.fwd_mode, m, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&app.fwd_mode, m, rte_memory_order_relaxed);
 	printf("fwd mode: %s\n", fwd_mode_name(m));
 }
 

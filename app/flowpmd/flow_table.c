@@ -226,7 +226,7 @@ static bool
 flow_expired(const struct flow *f, void *arg)
 {
 	const struct expire_arg *e = arg;
-	uint64_t last = __atomic_load_n(&f->last_seen, __ATOMIC_RELAXED);
+	uint64_t last = rte_atomic_load_explicit(&f->last_seen, rte_memory_order_relaxed);
 
 	/* a forwarding lcore may have stamped a time later than e->now */
 	return (int64_t)(e->now - last) > (int64_t)e->timeout;
@@ -281,7 +281,8 @@ age_step(struct flow_table *ft, uint64_t now, uint32_t budget)
 		visited = walk_batch(ft, be, &ft->age_walk, flow_expired, &e, picked,
 				     RTE_MIN(budget, RTE_DIM(picked)), &n);
 		/* relaxed atomic: the telemetry thread reads it */
-		__atomic_fetch_add(&ft->aged, remove_flows(ft, be, picked, n), __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&ft->aged, remove_flows(ft, be, picked, n),
+					      rte_memory_order_relaxed);
 		budget -= RTE_MIN(budget, RTE_MAX(visited, 1U));
 		if (!ft->age_walk.done)
 			continue;
@@ -314,7 +315,7 @@ flow_table_flush(struct flow_table *ft)
 
 	for (fam = 0; fam < FLOW_NB_FAMILIES; fam++)
 		removed += remove_matching(ft, fam, flow_any, NULL);
-	__atomic_fetch_add(&ft->flushed, removed, __ATOMIC_RELAXED);
+	rte_atomic_fetch_add_explicit(&ft->flushed, removed, rte_memory_order_relaxed);
 	return removed;
 }
 
@@ -324,12 +325,12 @@ static void
 flow_snapshot(const struct flow *f, uint64_t now, struct flow_info *fi)
 {
 	double hz = rte_get_tsc_hz();
-	uint64_t last = __atomic_load_n(&f->last_seen, __ATOMIC_RELAXED);
+	uint64_t last = rte_atomic_load_explicit(&f->last_seen, rte_memory_order_relaxed);
 
 	fi->family = f->family;
 	memcpy(&fi->key, &f->key, flow_key_len(f->family));
-	fi->pkts = __atomic_load_n(&f->pkts, __ATOMIC_RELAXED);
-	fi->bytes = __atomic_load_n(&f->bytes, __ATOMIC_RELAXED);
+	fi->pkts = rte_atomic_load_explicit(&f->pkts, rte_memory_order_relaxed);
+	fi->bytes = rte_atomic_load_explicit(&f->bytes, rte_memory_order_relaxed);
 	fi->age_s = (double)(int64_t)(now - f->first_seen) / hz;
 	fi->idle_s = RTE_MAX((double)(int64_t)(now - last) / hz, 0.0);
 }
@@ -391,7 +392,7 @@ static void
 top_visit(const struct flow *f, void *arg)
 {
 	struct top_arg *t = arg;
-	uint64_t pkts = __atomic_load_n(&f->pkts, __ATOMIC_RELAXED);
+	uint64_t pkts = rte_atomic_load_explicit(&f->pkts, rte_memory_order_relaxed);
 	unsigned int i;
 
 	if (t->n == t->max && pkts <= t->top[t->n - 1].pkts)

@@ -38,7 +38,7 @@ struct burst_keys {
 static inline void
 stat_add(uint64_t *c, uint64_t v)
 {
-	__atomic_store_n(c, *c + v, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(c, *c + v, rte_memory_order_relaxed);
 }
 
 /* ---- parsing (parse.h) ---- */
@@ -79,13 +79,13 @@ static inline void
 flow_account(struct flow *f, uint32_t len, uint64_t now, bool shared)
 {
 	if (shared) {
-		__atomic_fetch_add(&f->pkts, 1, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&f->bytes, len, __ATOMIC_RELAXED);
+		rte_atomic_fetch_add_explicit(&f->pkts, 1, rte_memory_order_relaxed);
+		rte_atomic_fetch_add_explicit(&f->bytes, len, rte_memory_order_relaxed);
 	} else {
-		__atomic_store_n(&f->pkts, f->pkts + 1, __ATOMIC_RELAXED);
-		__atomic_store_n(&f->bytes, f->bytes + len, __ATOMIC_RELAXED);
+		rte_atomic_store_explicit(&f->pkts, f->pkts + 1, rte_memory_order_relaxed);
+		rte_atomic_store_explicit(&f->bytes, f->bytes + len, rte_memory_order_relaxed);
 	}
-	__atomic_store_n(&f->last_seen, now, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&f->last_seen, now, rte_memory_order_relaxed);
 }
 
 static inline void
@@ -175,7 +175,7 @@ static void
 pkts_send(const struct fwd_lcore *fl, uint16_t rx_port, struct rte_mbuf **pkts, uint16_t n,
 	  struct lcore_stats *st)
 {
-	enum fwd_mode mode = __atomic_load_n(&app.fwd_mode, __ATOMIC_RELAXED);
+	enum fwd_mode mode = rte_atomic_load_explicit(&app.fwd_mode, rte_memory_order_relaxed);
 	uint16_t port = app.port[rx_port].peer;
 	struct port_info *pi = &app.port[port];
 	uint16_t txq = fl->index % pi->nb_txq;

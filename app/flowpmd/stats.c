@@ -27,7 +27,7 @@ stats_collect(struct app_totals *tot)
 	/* the sum is of the per-lcore snapshot: both always agree */
 	for (i = 0; i < app.nb_fwd; i++) {
 		s = &app.fwd[i].stats;
-#define ADD(f) tot->lc[i].f = __atomic_load_n(&s->f, __ATOMIC_RELAXED); \
+#define ADD(f) tot->lc[i].f = rte_atomic_load_explicit(&s->f, rte_memory_order_relaxed); \
 		tot->s.f += tot->lc[i].f;
 		STAT_FIELDS(ADD)
 #undef ADD

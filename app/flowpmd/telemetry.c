@@ -173,8 +173,8 @@ add_totals(struct rte_tel_data *d, const struct app_totals *t)
 	ADD_U64(d, "rx_bytes", t->s.rx_bytes);
 	ADD_U64(d, "flows", t->t.flows);
 	/* written by the control lcore alone */
-	ADD_U64(d, "flows_aged", __atomic_load_n(&ft->aged, __ATOMIC_RELAXED));
-	ADD_U64(d, "flows_flushed", __atomic_load_n(&ft->flushed, __ATOMIC_RELAXED));
+	ADD_U64(d, "flows_aged", rte_atomic_load_explicit(&ft->aged, rte_memory_order_relaxed));
+	ADD_U64(d, "flows_flushed", rte_atomic_load_explicit(&ft->flushed, rte_memory_order_relaxed));
 	ADD_U64(d, "buckets", t->t.buckets);
 	ADD_U64(d, "tables", t->t.tables);
 	ADD_U64(d, "rehashes", t->t.rehashes);
@@ -197,7 +197,7 @@ cmd_stats(const char *cmd __rte_unused, const char *params __rte_unused,
 		rte_tel_data_start_dict(d);
 		rte_tel_data_add_dict_string(d, "backend", app.ft->ops->name);
 		rte_tel_data_add_dict_string(d, "fwd_mode",
-			fwd_mode_name(__atomic_load_n(&app.fwd_mode, __ATOMIC_RELAXED)));
+			fwd_mode_name(rte_atomic_load_explicit(&app.fwd_mode, rte_memory_order_relaxed)));
 		rte_tel_data_add_dict_int(d, "forwarding", app.fwd_running);
 		rte_tel_data_add_dict_int(d, "fwd_lcores", app.nb_fwd);
 		add_totals(d, &t);
@@ -317,8 +317,8 @@ flow_counters(enum flow_family fam, const void *key, uint64_t *pkts, uint64_t *b
 	rte_rcu_qsbr_thread_online(ft->qsbr, tel.qsbr_id);
 	f = ft->ops->lookup(ft->be[fam], key);
 	if (f != NULL) {
-		*pkts = __atomic_load_n(&f->pkts, __ATOMIC_RELAXED);
-		*bytes = __atomic_load_n(&f->bytes, __ATOMIC_RELAXED);
+		*pkts = rte_atomic_load_explicit(&f->pkts, rte_memory_order_relaxed);
+		*bytes = rte_atomic_load_explicit(&f->bytes, rte_memory_order_relaxed);
 		ret = 0;
 	}
 	rte_rcu_qsbr_thread_offline(ft->qsbr, tel.qsbr_id);

@@ -235,8 +235,8 @@ worker_main(void *arg)
 			if (f == NULL)
 				continue;
 			/* one writer per flow: relaxed stores, no locked instruction */
-			__atomic_store_n(&f->pkts, f->pkts + 1, __ATOMIC_RELAXED);
-			__atomic_store_n(&f->last_seen, now, __ATOMIC_RELAXED);
+			rte_atomic_store_explicit(&f->pkts, f->pkts + 1, rte_memory_order_relaxed);
+			rte_atomic_store_explicit(&f->last_seen, now, rte_memory_order_relaxed);
 		}
 		sent = n > 0 ? rte_eth_tx_burst(port, 0, pkts, n) : 0;
 		if (sent < n)
@@ -279,7 +279,7 @@ flows_age(uint64_t now, uint64_t timeout)
 				break;
 			}
 			struct flow *f = obj;
-			int64_t idle = now - __atomic_load_n(&f->last_seen, __ATOMIC_RELAXED);
+			int64_t idle = now - rte_atomic_load_explicit(&f->last_seen, rte_memory_order_relaxed);
 
 			/* picked: a walk resumed after a resize may see f again */
 			if (idle > (int64_t)timeout && !f->picked) {

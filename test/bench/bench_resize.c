@@ -102,24 +102,24 @@ writer_service(void *arg)
 	int rc;
 
 	/* seq_cst: pairs with ctx_free(): either it sees busy, or we see stop */
-	__atomic_store_n(&c->writer_busy, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&c->writer_stop, __ATOMIC_SEQ_CST)) {
-		__atomic_store_n(&c->writer_busy, 0, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&c->writer_busy, 1, rte_memory_order_seq_cst);
+	if (rte_atomic_load_explicit(&c->writer_stop, rte_memory_order_seq_cst)) {
+		rte_atomic_store_explicit(&c->writer_busy, 0, rte_memory_order_release);
 		return -EAGAIN;
 	}
 	rc = writer_step(c);
-	__atomic_store_n(&c->writer_busy, 0, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&c->writer_busy, 0, rte_memory_order_release);
 	return rc;
 }
 
 static int32_t
 writer_step(struct resize_ctx *c)
 {
-	uint32_t cmd = __atomic_load_n(&c->writer_cmd, __ATOMIC_ACQUIRE);
+	uint32_t cmd = rte_atomic_load_explicit(&c->writer_cmd, rte_memory_order_acquire);
 	uint32_t end = c->s_keys + c->e_keys, i, k;
 	int rc;
 
-	if (cmd == W_IDLE || __atomic_load_n(&c->writer_done, __ATOMIC_RELAXED))
+	if (cmd == W_IDLE || rte_atomic_load_explicit(&c->writer_done, rte_memory_order_relaxed))
 		return -EAGAIN;
 	for (k = 0; k < 256 && c->writer_next < end; k++) {
 		i = c->writer_next;
@@ -132,7 +132,7 @@ writer_step(struct resize_ctx *c)
 		c->writer_next++;
 	}
 	if (c->writer_next == end)
-		__atomic_store_n(&c->writer_done, 1, __ATOMIC_RELEASE);
+		rte_atomic_store_explicit(&c->writer_done, 1, rte_memory_order_release);
 	return 0;
 }
 
@@ -147,13 +147,13 @@ static void
 writer_start(struct resize_ctx *c, enum writer_cmd cmd)
 {
 	/* seq_cst: a callback that enters after the wait sees W_IDLE */
-	__atomic_store_n(&c->writer_cmd, W_IDLE, __ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&c->writer_busy, __ATOMIC_SEQ_CST))
+	rte_atomic_store_explicit(&c->writer_cmd, W_IDLE, rte_memory_order_seq_cst);
+	while (rte_atomic_load_explicit(&c->writer_busy, rte_memory_order_seq_cst))
 		rte_pause();
 	c->writer_next = c->s_keys;
-	__atomic_store_n(&c->writer_done, 0, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&c->writer_done, 0, rte_memory_order_relaxed);
 	/* pairs with the acquire load in writer_step() */
-	__atomic_store_n(&c->writer_cmd, cmd, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&c->writer_cmd, cmd, rte_memory_order_release);
 }
 
 static int
@@ -167,7 +167,7 @@ writer_register(struct resize_ctx *c)
 	};
 	int rc;
 
-	__atomic_store_n(&c->writer_stop, 0, __ATOMIC_RELEASE);
+	rte_atomic_store_explicit(&c->writer_stop, 0, rte_memory_order_release);
 	rc = rte_service_component_register(&spec, &c->writer_svc);
 	if (rc != 0)
 		return rc;
@@ -224,8 +224,8 @@ ctx_free(struct resize_ctx *c)
 {
 	if (c->writer_registered) {
 		/* seq_cst: pairs with writer_service() */
-		__atomic_store_n(&c->writer_stop, 1, __ATOMIC_SEQ_CST);
-		while (__atomic_load_n(&c->writer_busy, __ATOMIC_SEQ_CST))
+		rte_atomic_store_explicit(&c->writer_stop, 1, rte_memory_order_seq_cst);
+		while (rte_atomic_load_explicit(&c->writer_busy, rte_memory_order_seq_cst))
 			rte_pause();
 		bench_service_stop(c->writer_svc);
 		rte_service_component_runstate_set(c->writer_svc, 0);
@@ -273,7 +273,7 @@ next_phase(struct resize_ctx *c, enum phase ph, double ph_ms, const struct rte_r
 	   struct bench_resize_result *r)
 {
 	int settled = s->ntables == 1;
-	int writer_done = __atomic_load_n(&c->writer_done, __ATOMIC_ACQUIRE);
+	int writer_done = rte_atomic_load_explicit(&c->writer_done, rte_memory_order_acquire);
 
 	switch (ph) {
 	case PH_BASELINE:
