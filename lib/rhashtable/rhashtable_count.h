@@ -24,6 +24,8 @@
  * at once.
  */
 
+#include <errno.h>
+
 #include "rhashtable_pvt.h"
 
 #define RHT_COUNT_BATCH_SHIFT 7

@@ -18,6 +18,7 @@
  * seccomp filter), both sides use the full fence.
  */
 
+#include <errno.h>
 #include <stdbool.h>
 
 #include <rte_common.h>
