@@ -162,11 +162,9 @@ rht_nelems_reserve(struct rte_rhashtable *ht, struct rht_writer *w)
 static inline void
 rht_nelems_dec(struct rte_rhashtable *ht, struct rht_writer *w)
 {
-	if (likely(w != NULL && w->batch > 1)) {
+	/* a batch of one (or none sized yet) is flushed at once */
+	if (likely(w != NULL)) {
 		rht_count_batched(ht, w, -1);
-	} else if (w != NULL) {
-		rte_atomic_store_explicit(&w->nelems, w->nelems - 1, rte_memory_order_relaxed);
-		rht_count_flush(ht, w);
 	} else {
 		rte_atomic_fetch_sub_explicit(&ht->nelems, 1, rte_memory_order_relaxed);
 		rte_atomic_fetch_sub_explicit(&ht->anon_nelems, 1, rte_memory_order_relaxed);

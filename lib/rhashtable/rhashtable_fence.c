@@ -22,7 +22,6 @@
 #include <stdbool.h>
 
 #include <rte_common.h>
-#include <rte_errno.h>
 #include <rte_pause.h>
 
 #ifdef RTE_EXEC_ENV_LINUX

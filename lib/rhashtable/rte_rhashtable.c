@@ -407,7 +407,9 @@ rte_rhashtable_stats_get(const struct rte_rhashtable *ht, struct rte_rhashtable_
 				rte_memory_order_relaxed);
 	}
 	s->nelems = rht_nelems_exact(ht);
-	s->nobjs = rte_rhashtable_count(ht);
+	/* the exact count sums every lcore's line: once is enough */
+	s->nobjs = ht->rhlist ? rte_atomic_load_explicit(&ht->nobjs, rte_memory_order_relaxed) :
+		s->nelems;
 	s->buckets = rte_atomic_load_explicit(&ht->last_size, rte_memory_order_relaxed);
 	s->ntables = rte_atomic_load_explicit(&ht->ntables, rte_memory_order_relaxed);
 	s->bytes = rte_atomic_load_explicit(&ht->bytes, rte_memory_order_relaxed);
