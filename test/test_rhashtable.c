@@ -519,6 +519,111 @@ test_lookup_fast(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Every key length reaches lookup code that hashes and compares all of its
+ * bytes: the specialised lengths (rhashtable_pvt.h) and the lengths around
+ * them. Keys differ in their first and in their last byte, so that a
+ * lookup of the wrong length misses keys, or finds the wrong object.
+ */
+#define LEN_KEY_MAX 100
+#define LEN_OBJS 300
+
+struct len_obj {
+	uint8_t key[LEN_KEY_MAX];
+	struct rte_rhash_head node;
+};
+
+static void
+len_key_make(uint8_t *key, uint32_t len, uint32_t i)
+{
+	memset(key, 0x5a, len);
+	key[0] = (uint8_t)i;
+	key[len - 1] = (uint8_t)(i >> 8) ^ 0x80;
+}
+
+static int
+check_len_lookups(struct rte_rhashtable *t, struct len_obj *o, uint32_t len)
+{
+	const void *kp[LEN_OBJS];
+	void *found[LEN_OBJS];
+	uint8_t absent[LEN_KEY_MAX];
+	uint32_t i;
+
+	for (i = 0; i < LEN_OBJS; i++) {
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup(t, o[i].key), (void *)&o[i],
+				  "len %u: key %u", len, i);
+		kp[i] = o[i].key;
+	}
+	for (i = 0; i < LEN_OBJS; i += RTE_RHASHTABLE_LOOKUP_BULK_MAX) {
+		uint32_t n = RTE_MIN(LEN_OBJS - i, (uint32_t)RTE_RHASHTABLE_LOOKUP_BULK_MAX);
+
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_bulk(t, &kp[i], n, NULL, &found[i]),
+				  (int)n, "len %u: bulk from %u", len, i);
+	}
+	for (i = 0; i < LEN_OBJS; i++)
+		TEST_ASSERT_EQUAL(found[i], (void *)&o[i], "len %u: bulk key %u", len, i);
+	for (i = LEN_OBJS; i < 2 * LEN_OBJS; i++) {
+		len_key_make(absent, len, i);
+		TEST_ASSERT_NULL(rte_rhashtable_lookup(t, absent), "len %u: absent %u", len, i);
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+check_key_len(uint32_t len, struct len_obj *o)
+{
+	struct rte_rhashtable_stats st;
+	struct rte_rhashtable_params p;
+	struct rte_rhashtable *t;
+	uint32_t i;
+	int rc = TEST_SUCCESS;
+
+	test_params_set(&p, "rht_keylen", len, offsetof(struct len_obj, key),
+			offsetof(struct len_obj, node));
+	t = rte_rhashtable_create(&p);
+	TEST_ASSERT_NOT_NULL(t, "create with key_len %u: %s", len, rte_strerror(rte_errno));
+	memset(o, 0, LEN_OBJS * sizeof(*o));
+	for (i = 0; i < LEN_OBJS && rc == TEST_SUCCESS; i++) {
+		len_key_make(o[i].key, len, i);
+		if (rte_rhashtable_insert(t, &o[i].node) != 0)
+			rc = TEST_FAILED;
+	}
+	/* inserts grew the table: first with objects in older bucket tables
+	 * (the whole algorithm), then at rest (the common case)
+	 */
+	if (rc == TEST_SUCCESS && (rte_rhashtable_stats_get(t, &st) != 0 || st.ntables < 2))
+		rc = TEST_FAILED;
+	if (rc == TEST_SUCCESS)
+		rc = check_len_lookups(t, o, len);
+	if (rc == TEST_SUCCESS && rte_rhashtable_rehash_run(t) != 0)
+		rc = TEST_FAILED;
+	if (rc == TEST_SUCCESS)
+		rc = check_len_lookups(t, o, len);
+	rte_rhashtable_free(t);
+	return rc;
+}
+
+static int
+test_key_lengths(void)
+{
+	static const uint32_t lens[] = {
+		2, 3, 4, 5, 7, 8, 9, 12, 13, 14, 15, 16, 17, 24, 31, 32, 33, 39, 40, 41,
+		48, 63, 64, 65, LEN_KEY_MAX,
+	};
+	struct len_obj *o = rte_zmalloc(NULL, LEN_OBJS * sizeof(*o), 0);
+	uint32_t i;
+	int rc = TEST_SUCCESS;
+
+	TEST_ASSERT_NOT_NULL(o, "objects");
+	for (i = 0; i < RTE_DIM(lens) && rc == TEST_SUCCESS; i++) {
+		rc = check_key_len(lens[i], o);
+		if (rc != TEST_SUCCESS)
+			printf("key_len %u failed\n", lens[i]);
+	}
+	rte_free(o);
+	return rc;
+}
+
 /* Case-insensitive 8-byte names: only found if the custom functions are used. */
 struct ci_obj {
 	char pad[5];
@@ -855,6 +960,7 @@ static struct unit_test_suite rhashtable_suite = {
 		TEST_CASE_ST(basic_setup, basic_teardown, test_lookup_bulk),
 		TEST_CASE_ST(basic_setup, basic_teardown, test_lookup_bulk_chains),
 		TEST_CASE_ST(basic_setup, basic_teardown, test_lookup_fast),
+		TEST_CASE(test_key_lengths),
 		TEST_CASE(test_custom_functions),
 		TEST_CASE(test_variable_keys),
 		TEST_CASE(test_offsets),

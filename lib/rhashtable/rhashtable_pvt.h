@@ -88,6 +88,7 @@ struct rte_rhashtable {
 	 * member: rte_rhashtable_lookup_fast() casts the table pointer.
 	 */
 	struct __rte_rht_core core;
+	uint8_t lookup_kind;       /* rht_lookup_kind() of core.fast_key_len */
 	bool rhlist;               /* an rhltable: chain entries head lists */
 	rte_rhashtable_hashfn_t hashfn;         /* NULL: the inline default */
 	rte_rhashtable_obj_hashfn_t obj_hashfn; /* may be NULL */
@@ -361,6 +362,25 @@ rht_key_len_fast(uint32_t key_len)
 	return RHT_FAST_KEY_LEN_SELECT(key_len, RHT_FAST);
 }
 #undef RHT_FAST
+
+/*
+ * The same lengths as a dense index, 0 for a table without one: the
+ * out-of-line lookups' index in their table of functions (ht->lookup_kind,
+ * rhashtable_lookup.c). An index, not a function pointer in the table
+ * object: a secondary process maps the library at another address.
+ */
+enum rht_lookup_kind {
+	RHT_KIND_0, RHT_KIND_4, RHT_KIND_8, RHT_KIND_13, RHT_KIND_16, RHT_KIND_32,
+	RHT_KIND_40, RHT_KIND_64, RHT_KIND_COUNT
+};
+
+#define RHT_KIND(len, fast) RHT_KIND_##len
+static inline uint8_t
+rht_lookup_kind(uint32_t fast_key_len)
+{
+	return RHT_FAST_KEY_LEN_SELECT(fast_key_len, RHT_KIND);
+}
+#undef RHT_KIND
 
 /*
  * Full hash of a key in a bucket table: the low 32 bits pick the bucket,

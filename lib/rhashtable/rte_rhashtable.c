@@ -118,6 +118,7 @@ params_apply(struct rte_rhashtable *ht, const struct rte_rhashtable_params *p)
 	ht->obj_cmpfn = p->obj_cmpfn;
 	if (ht->hashfn == NULL && ht->obj_cmpfn == NULL && rht_key_len_fast(ht->core.key_len))
 		ht->core.fast_key_len = ht->core.key_len;
+	ht->lookup_kind = rht_lookup_kind(ht->core.fast_key_len);
 	ht->max_size = round_down_pow2(p->max_size);
 	ht->min_size = RTE_MAX(round_down_pow2(p->min_size), (uint32_t)RTE_RHT_MIN_SIZE);
 	ht->max_elems = ht->max_size != 0 ? 2 * ht->max_size : RTE_RHASHTABLE_MAX_ELEMS;
