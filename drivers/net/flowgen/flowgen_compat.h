@@ -11,6 +11,7 @@
  * header adapts them to the older releases' signatures, so that no other
  * file needs a version test. The ops table names the adapted callbacks
  * (flowgen_ops_*), which are the driver's own ones on a current DPDK.
+ * The atomics of 22.11 are in flowgen_pvt.h, which every file includes.
  */
 
 #include <stddef.h>

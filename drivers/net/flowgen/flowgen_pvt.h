@@ -22,7 +22,22 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 #include <rte_ether.h>
+#include <rte_version.h>
 #include <ethdev_driver.h>
+
+#if RTE_VERSION < RTE_VERSION_NUM(23, 11, 0, 0)
+/*
+ * Before 23.11 DPDK had no rte_stdatomic.h: the few calls of its API that
+ * the driver makes, on the compiler builtins they wrap.
+ */
+#define RTE_ATOMIC(type) type
+#define rte_memory_order_relaxed __ATOMIC_RELAXED
+#define rte_atomic_load_explicit(ptr, mo) __atomic_load_n(ptr, mo)
+#define rte_atomic_store_explicit(ptr, val, mo) __atomic_store_n(ptr, val, mo)
+#define rte_atomic_fetch_add_explicit(ptr, val, mo) __atomic_fetch_add(ptr, val, mo)
+#else
+#include <rte_stdatomic.h>
+#endif
 
 extern int flowgen_logtype;
 
@@ -123,8 +138,8 @@ struct flowgen_alias {
 
 /* A queue's counters: one writer (its lcore), stats_get reads them. */
 struct flowgen_stats {
-	uint64_t pkts;
-	uint64_t bytes;
+	RTE_ATOMIC(uint64_t) pkts;
+	RTE_ATOMIC(uint64_t) bytes;
 	uint64_t pkts_base;		/* stats_reset snapshot */
 	uint64_t bytes_base;
 };
@@ -172,7 +187,7 @@ struct flowgen_rxq {
 	int churn;			/* new_flow_rate > 0 */
 	struct flowgen_stats stats;	/* written on every burst */
 	/* slow path */
-	uint64_t *alloc_failed;		/* the port's rx_mbuf_alloc_failed */
+	RTE_ATOMIC(uint64_t) *alloc_failed;	/* the port's rx_mbuf_alloc_failed */
 	const struct pmd_internals *pi;
 };
 

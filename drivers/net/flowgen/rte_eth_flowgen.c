@@ -102,8 +102,12 @@ flowgen_rx_chunk(struct flowgen_rxq *q, struct rte_mbuf **bufs, unsigned int n, 
 static inline void
 flowgen_count(struct flowgen_stats *st, uint64_t n, uint64_t b)
 {
-	__atomic_store_n(&st->pkts, st->pkts + n, __ATOMIC_RELAXED);
-	__atomic_store_n(&st->bytes, st->bytes + b, __ATOMIC_RELAXED);
+	rte_atomic_store_explicit(&st->pkts,
+		rte_atomic_load_explicit(&st->pkts, rte_memory_order_relaxed) + n,
+		rte_memory_order_relaxed);
+	rte_atomic_store_explicit(&st->bytes,
+		rte_atomic_load_explicit(&st->bytes, rte_memory_order_relaxed) + b,
+		rte_memory_order_relaxed);
 }
 
 static inline uint16_t
@@ -118,7 +122,8 @@ flowgen_rx(void *queue, struct rte_mbuf **bufs, uint16_t nb_bufs, int ipv6)
 		n = RTE_MIN((unsigned int)(nb_bufs - done), (unsigned int)FLOWGEN_CHUNK);
 		got = flowgen_rx_chunk(q, bufs + done, n, ipv6);
 		if (unlikely(got == 0)) {
-			__atomic_fetch_add(q->alloc_failed, n, __ATOMIC_RELAXED);
+			rte_atomic_fetch_add_explicit(q->alloc_failed, n,
+						      rte_memory_order_relaxed);
 			break;
 		}
 		done += got;
@@ -372,8 +377,10 @@ flowgen_queues_stats(void * const *queues, uint16_t nb, size_t off, uint64_t *pk
 		if (queues[i] == NULL)
 			continue;
 		qs = RTE_PTR_ADD(queues[i], off);
-		p = __atomic_load_n(&qs->pkts, __ATOMIC_RELAXED) - qs->pkts_base;
-		b = __atomic_load_n(&qs->bytes, __ATOMIC_RELAXED) - qs->bytes_base;
+		p = rte_atomic_load_explicit(&qs->pkts, rte_memory_order_relaxed) -
+			qs->pkts_base;
+		b = rte_atomic_load_explicit(&qs->bytes, rte_memory_order_relaxed) -
+			qs->bytes_base;
 		*pkts += p;
 		*bytes += b;
 		if (q_pkts != NULL && i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
@@ -408,8 +415,8 @@ flowgen_queues_stats_reset(void * const *queues, uint16_t nb, size_t off)
 		if (queues[i] == NULL)
 			continue;
 		qs = RTE_PTR_ADD(queues[i], off);
-		qs->pkts_base = __atomic_load_n(&qs->pkts, __ATOMIC_RELAXED);
-		qs->bytes_base = __atomic_load_n(&qs->bytes, __ATOMIC_RELAXED);
+		qs->pkts_base = rte_atomic_load_explicit(&qs->pkts, rte_memory_order_relaxed);
+		qs->bytes_base = rte_atomic_load_explicit(&qs->bytes, rte_memory_order_relaxed);
 	}
 }
 
