@@ -119,4 +119,17 @@ __rte_internal
 bool
 __rte_rhashtable_fence_is_asymmetric(void);
 
+/**
+ * Set the last-level cache size that the rehash worker compares a rehash's
+ * memory with, to pick its prefetch stages (rhashtable_rehash.c): 0 makes
+ * every rehash use the deep ones, which the small tables of the tests
+ * otherwise never run. Takes effect at the next rehash.
+ *
+ * @return
+ *   The size set before (from sysconf() at start-up).
+ */
+__rte_internal
+uint64_t
+__rte_rhashtable_cache_bytes_set(uint64_t bytes);
+
 #endif /* _RHASHTABLE_DEBUG_H_ */
