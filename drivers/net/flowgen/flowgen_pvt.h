@@ -25,7 +25,7 @@
 #include <rte_version.h>
 #include <ethdev_driver.h>
 
-#if RTE_VERSION < RTE_VERSION_NUM(23, 11, 0, 0)
+#if RTE_VERSION_NUM(23, 11, 0, 0) > RTE_VERSION
 /*
  * Before 23.11 DPDK had no rte_stdatomic.h: the few calls of its API that
  * the driver makes, on the compiler builtins they wrap.
