@@ -289,8 +289,7 @@ static bool
 rehash_misses_cache(const struct rte_rhashtable *ht, struct __rte_rht_table *old)
 {
 	/* the batched count: a hint is enough here */
-	int64_t nelems = rte_atomic_load_explicit(&ht->nelems, rte_memory_order_relaxed);
-	uint64_t bytes = (uint64_t)RTE_MAX(nelems, 0) * RTE_CACHE_LINE_SIZE +
+	uint64_t bytes = rht_nelems(ht) * RTE_CACHE_LINE_SIZE +
 		((uint64_t)old->size + rht_last_table(old)->size) * sizeof(old->buckets[0]);
 	uint64_t llc = rte_atomic_load_explicit(&rht_llc_bytes, rte_memory_order_relaxed);
 
