@@ -20,9 +20,7 @@
 #include "test_rhashtable_util.h"
 
 #define COUNT_OBJS 3000
-/* 5000 * 4 / 3 rounded up: a first bucket table of 8192 buckets */
-#define COUNT_HINT 5000
-#define COUNT_BUCKETS 8192
+#define COUNT_HINT 5000 /* room for COUNT_OBJS without a resize */
 
 struct count_range {
 	struct rte_rhashtable *ht;
@@ -112,32 +110,31 @@ test_count_across_lcores(void)
 }
 
 /*
- * One entry past the grow threshold of an 8192-bucket table, inserted by
- * one lcore: its batches (of 64 there) have carried 5697 entries to the
- * writers' count, below the 5735 that cross 70%, so no writer asks for the
- * worker. rte_rhashtable_rehash_run() must still grow the table, as the
- * worker counts exactly.
+ * One entry past the grow threshold, inserted by one lcore: no writer asks
+ * for the worker (TEST_PAST_GROW_ENTRIES). rte_rhashtable_rehash_run() must
+ * still grow the table, as the worker counts exactly.
  */
 static int
 test_count_worker_decides_exactly(void)
 {
-	uint32_t past = COUNT_BUCKETS * RTE_RHT_GROW_PCT / 100 + 1;
+	uint32_t past = TEST_PAST_GROW_ENTRIES;
 	struct rte_rhashtable_stats s;
 	struct rte_rhashtable *ht;
 	struct test_obj *objs;
 
-	TEST_ASSERT_SUCCESS(test_table_setup(&ht, &objs, "rht_count_grow", COUNT_HINT, past, 0),
-			    "setup");
-	TEST_ASSERT_EQUAL(test_stats(ht).buckets, COUNT_BUCKETS, "first table size");
+	TEST_ASSERT_SUCCESS(test_table_setup(&ht, &objs, "rht_count_grow", TEST_PAST_GROW_HINT,
+					     past, 0), "setup");
+	TEST_ASSERT_EQUAL(test_stats(ht).buckets, TEST_PAST_GROW_BUCKETS, "first table size");
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, past), "inserts");
 	s = test_stats(ht);
-	TEST_ASSERT_EQUAL(s.buckets, COUNT_BUCKETS, "grew with nothing running the worker");
+	TEST_ASSERT_EQUAL(s.buckets, TEST_PAST_GROW_BUCKETS,
+			  "grew with nothing running the worker");
 	TEST_ASSERT_EQUAL(s.nelems, past, "count");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	s = test_stats(ht);
-	TEST_ASSERT_EQUAL(s.buckets, 2 * COUNT_BUCKETS,
+	TEST_ASSERT_EQUAL(s.buckets, 2 * TEST_PAST_GROW_BUCKETS,
 			  "%u entries in %u buckets, past %u%%, and the worker did not grow it",
-			  past, COUNT_BUCKETS, RTE_RHT_GROW_PCT);
+			  past, TEST_PAST_GROW_BUCKETS, RTE_RHT_GROW_PCT);
 	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, past, true), "lookups");
 	test_table_teardown(&ht, &objs);
 	return TEST_SUCCESS;

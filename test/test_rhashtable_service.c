@@ -209,31 +209,32 @@ test_service_stalled(void)
 }
 
 /*
- * One entry past the grow threshold of an 8192-bucket table (nelem_hint
- * 5000), inserted by this lcore before the service runs: its batches of 64
- * have carried 5697 entries to the count writers compare with 70% (5735),
- * so no insert asks for the worker (rhashtable_count.h). The service must
- * find the crossing itself, on the exact count it takes now and then.
+ * One entry past the grow threshold, inserted by this lcore before the
+ * service runs: no insert asks for the worker (TEST_PAST_GROW_ENTRIES). The
+ * service must find the crossing itself, on the exact count it takes now
+ * and then.
  */
 static int
 test_service_grows_on_exact_count(void)
 {
-	uint32_t past = 8192 * RTE_RHT_GROW_PCT / 100 + 1;
+	uint32_t past = TEST_PAST_GROW_ENTRIES;
 	struct test_obj *many;
 	int ret;
 
 	test_table_teardown(&ht, &objs);
-	TEST_ASSERT_SUCCESS(test_table_setup(&ht, &many, "rht_svc", 5000, past, 1), "setup");
+	TEST_ASSERT_SUCCESS(test_table_setup(&ht, &many, "rht_svc", TEST_PAST_GROW_HINT, past, 1),
+			    "setup");
 	TEST_ASSERT_SUCCESS(check_service_name(), "service name");
 	TEST_ASSERT_SUCCESS(attach_qsbr(), "QSBR");
-	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 8192, "first table size");
+	TEST_ASSERT_EQUAL(test_stats(ht).buckets, TEST_PAST_GROW_BUCKETS, "first table size");
 	ret = test_insert_range(ht, many, 0, past);
 	if (ret == 0)
 		ret = start_service_lcore();
 	if (ret == TEST_SKIPPED)
 		printf("no second lcore: run with -l 0-1\n");
-	if (ret == 0 && wait_for_grow(16384) != 0) {
-		printf("%u entries in 8192 buckets: the service did not grow the table\n", past);
+	if (ret == 0 && wait_for_grow(2 * TEST_PAST_GROW_BUCKETS) != 0) {
+		printf("%u entries in %u buckets: the service did not grow the table\n", past,
+		       TEST_PAST_GROW_BUCKETS);
 		ret = TEST_FAILED;
 	}
 	if (ret == 0 && test_found(ht, many, 0, past, true) != 0)
