@@ -182,18 +182,27 @@ rehash_progress(const struct __rte_rht_table *tbl, uint32_t *emptied)
 /*
  * The table where a key is looked for first: tbl, or later (from
  * rehash_progress()) when the key's bucket of tbl is already emptied. *hash
- * is the key's hash in that table.
+ * is the key's hash in that table. While a rehash is under way, both hashes
+ * are computed and the table chosen without a branch: which of a burst's
+ * keys sit below the worker's mark is a coin toss halfway through, and the
+ * mispredictions made the middle of a resize its slowest stretch.
  */
 static __rte_always_inline const struct __rte_rht_table *
 key_table(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
 	  const struct __rte_rht_table *later, uint32_t emptied, const void *key, uint64_t *hash,
 	  uint32_t key_len, bool fast)
 {
-	*hash = hash_k(ht, tbl, key, key_len, fast);
-	if (later == NULL || rht_hash_idx(tbl, *hash) >= emptied)
+	uint64_t h = hash_k(ht, tbl, key, key_len, fast), h_later;
+	uint64_t moved;
+
+	*hash = h;
+	if (later == NULL)
 		return tbl;
-	*hash = hash_k(ht, later, key, key_len, fast);
-	return later;
+	h_later = hash_k(ht, later, key, key_len, fast);
+	moved = -(uint64_t)(rht_hash_idx(tbl, h) < emptied);
+	*hash = (h_later & moved) | (h & ~moved);
+	return (const struct __rte_rht_table *)(((uintptr_t)later & moved) |
+						((uintptr_t)tbl & ~moved));
 }
 
 /*
@@ -269,8 +278,8 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, 
 	for (m = todo; m != 0; m &= m - 1) {
 		i = rte_ctz64(m);
 		t = key_table(ht, tbl, later, emptied, keys[i], &hashes[i], key_len, fast);
-		if (resizing && t != tbl)
-			*in_next |= UINT64_C(1) << i;
+		if (resizing)
+			*in_next |= (uint64_t)(t != tbl) << i;
 		bkts[i] = __rte_rht_bucket(t, rht_hash_idx(t, hashes[i]));
 		rte_prefetch0(bkts[i]);
 	}
