@@ -36,7 +36,19 @@ struct rht_stat_field {
 	enum rht_stat_kind kind; /**< Type. */
 };
 
-#define RHT_STAT(field, kind) { #field, offsetof(struct rte_rhashtable_stats, field), kind }
+/* The kind that the type of a field calls for; other types do not compile. */
+#define RHT_STAT_KIND_OF(field) _Generic(((struct rte_rhashtable_stats *)NULL)->field, \
+	uint64_t: RHT_STAT_U64, uint32_t: RHT_STAT_U32, int: RHT_STAT_INT)
+
+/* A field that rte_rhashtable_stats_get() fills: its kind follows its type. */
+#define RHT_STAT(field) \
+	{ #field, offsetof(struct rte_rhashtable_stats, field), RHT_STAT_KIND_OF(field) }
+
+/* A counter of the table (in ht->ctr): a field that is not a uint64_t does
+ * not compile (a negative array size).
+ */
+#define RHT_STAT_CTR(field) { #field, offsetof(struct rte_rhashtable_stats, field) + \
+	0 * sizeof(char[RHT_STAT_KIND_OF(field) == RHT_STAT_U64 ? 1 : -1]), RHT_STAT_COUNTER }
 
 /**
  * Every field of struct rte_rhashtable_stats, in its order: the one list
@@ -44,29 +56,29 @@ struct rht_stat_field {
  * and the autotests go through.
  */
 static const struct rht_stat_field rht_stat_fields[] = {
-	RHT_STAT(nelems, RHT_STAT_U64),
-	RHT_STAT(nobjs, RHT_STAT_U64),
-	RHT_STAT(buckets, RHT_STAT_U32),
-	RHT_STAT(ntables, RHT_STAT_U32),
-	RHT_STAT(grows, RHT_STAT_COUNTER),
-	RHT_STAT(shrinks, RHT_STAT_COUNTER),
-	RHT_STAT(reseeds, RHT_STAT_COUNTER),
-	RHT_STAT(emergency_allocs, RHT_STAT_COUNTER),
-	RHT_STAT(rehashes_done, RHT_STAT_COUNTER),
-	RHT_STAT(objs_moved, RHT_STAT_COUNTER),
-	RHT_STAT(tables_freed, RHT_STAT_COUNTER),
-	RHT_STAT(objs_freed, RHT_STAT_COUNTER),
-	RHT_STAT(alloc_failures, RHT_STAT_COUNTER),
-	RHT_STAT(nested_tables, RHT_STAT_COUNTER),
-	RHT_STAT(refused_eexist, RHT_STAT_COUNTER),
-	RHT_STAT(refused_enomem, RHT_STAT_COUNTER),
-	RHT_STAT(refused_ebusy, RHT_STAT_COUNTER),
-	RHT_STAT(refused_e2big, RHT_STAT_COUNTER),
-	RHT_STAT(worker_stalls, RHT_STAT_COUNTER),
-	RHT_STAT(bytes, RHT_STAT_U64),
-	RHT_STAT(reclaim_pending, RHT_STAT_U32),
-	RHT_STAT(socket_id, RHT_STAT_INT),
-	RHT_STAT(numa_node, RHT_STAT_INT),
+	RHT_STAT(nelems),
+	RHT_STAT(nobjs),
+	RHT_STAT(buckets),
+	RHT_STAT(ntables),
+	RHT_STAT_CTR(grows),
+	RHT_STAT_CTR(shrinks),
+	RHT_STAT_CTR(reseeds),
+	RHT_STAT_CTR(emergency_allocs),
+	RHT_STAT_CTR(rehashes_done),
+	RHT_STAT_CTR(objs_moved),
+	RHT_STAT_CTR(tables_freed),
+	RHT_STAT_CTR(objs_freed),
+	RHT_STAT_CTR(alloc_failures),
+	RHT_STAT_CTR(nested_tables),
+	RHT_STAT_CTR(refused_eexist),
+	RHT_STAT_CTR(refused_enomem),
+	RHT_STAT_CTR(refused_ebusy),
+	RHT_STAT_CTR(refused_e2big),
+	RHT_STAT_CTR(worker_stalls),
+	RHT_STAT(bytes),
+	RHT_STAT(reclaim_pending),
+	RHT_STAT(socket_id),
+	RHT_STAT(numa_node),
 };
 
 /** The value of field f in s, widened to 64 bits (an int sign-extended). */
