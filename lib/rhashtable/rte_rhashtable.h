@@ -180,7 +180,11 @@ struct rte_rhashtable_params {
 	uint8_t locks_mul;
 	/**< Bucket locks per CPU: a bucket table has
 	 *   min(buckets / 2, locks_mul * min(lcores, 64)) locks.
-	 *   0: RTE_RHT_DEFAULT_LOCKS_MUL.
+	 *   0: RTE_RHT_DEFAULT_LOCKS_MUL. The locks of a table share one
+	 *   4 KiB page: up to 64 locks, each has a cache line of its own;
+	 *   beyond, locks share lines (two up to 128, and so on), and
+	 *   writers on different lcores may then take turns on a line for
+	 *   different buckets.
 	 */
 	rte_rhashtable_hashfn_t hashfn;
 	/**< Key hash; NULL: the library's seeded default,
