@@ -37,8 +37,11 @@ struct rht_stat_field {
 };
 
 /* The kind that the type of a field calls for; other types do not compile. */
-#define RHT_STAT_KIND_OF(field) _Generic(((struct rte_rhashtable_stats *)NULL)->field, \
-	uint64_t: RHT_STAT_U64, uint32_t: RHT_STAT_U32, int: RHT_STAT_INT)
+#define RHT_STAT_KIND_OF(field) \
+	_Generic(((struct rte_rhashtable_stats *)NULL)->field, \
+		uint64_t : RHT_STAT_U64, \
+		uint32_t : RHT_STAT_U32, \
+		int : RHT_STAT_INT)
 
 /* A field that rte_rhashtable_stats_get() fills: its kind follows its type. */
 #define RHT_STAT(field) \
