@@ -182,10 +182,12 @@ rehash_progress(const struct __rte_rht_table *tbl, uint32_t *emptied)
 /*
  * The table where a key is looked for first: tbl, or later (from
  * rehash_progress()) when the key's bucket of tbl is already emptied. *hash
- * is the key's hash in that table. While a rehash is under way, both hashes
- * are computed and the table chosen without a branch: which of a burst's
- * keys sit below the worker's mark is a coin toss halfway through, and the
- * mispredictions made the middle of a resize its slowest stretch.
+ * is the key's hash in that table. While a rehash is under way, the
+ * specialised lookups compute both hashes and choose the table without a
+ * branch: which of a burst's keys sit below the worker's mark is a coin toss
+ * halfway through, and the mispredictions made the middle of a resize its
+ * slowest stretch. A user hash is a call through a pointer, dearer than the
+ * misprediction: only the keys that moved are hashed again.
  */
 static __rte_always_inline const struct __rte_rht_table *
 key_table(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
@@ -198,6 +200,12 @@ key_table(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
 	*hash = h;
 	if (later == NULL)
 		return tbl;
+	if (!fast) {
+		if (rht_hash_idx(tbl, h) >= emptied)
+			return tbl;
+		*hash = hash_k(ht, later, key, key_len, fast);
+		return later;
+	}
 	h_later = hash_k(ht, later, key, key_len, fast);
 	moved = -(uint64_t)(rht_hash_idx(tbl, h) < emptied);
 	*hash = (h_later & moved) | (h & ~moved);
