@@ -16,6 +16,9 @@
  * - anon_writers: writers on threads without an lcore id insert and remove
  *   without pause while the service lcore re-seeds: each re-seed must
  *   complete in bounded time.
+ * reinsert and live_hash run twice: as a rehash that fits the last-level
+ * cache moves, and with the moves planned ahead (a window of old buckets
+ * locked and hashed ahead of their moves), as a larger one does.
  * rhashtable_audit_short_autotest runs each for 2 s (fast suite),
  * rhashtable_audit_autotest for RHT_STRESS_SECONDS / 3 (stress suite).
  */
@@ -29,6 +32,8 @@
 #include <rte_malloc.h>
 #include <rte_pause.h>
 #include <rte_thread.h>
+
+#include <rhashtable_debug.h>
 
 #include "test.h"
 #include "test_rhashtable_stress.h"
@@ -483,13 +488,38 @@ test_audit_anon_writers(void)
 	return TEST_SUCCESS;
 }
 
+/* Run test with every rehash planning its moves: no cache size known. */
+static int
+as_with_planned_moves(int (*test)(void))
+{
+	uint64_t cache_bytes = __rte_rhashtable_cache_bytes_set(0);
+	int ret = test();
+
+	__rte_rhashtable_cache_bytes_set(cache_bytes);
+	return ret;
+}
+
+static int
+test_audit_reinsert_planned(void)
+{
+	return as_with_planned_moves(test_audit_reinsert);
+}
+
+static int
+test_audit_live_hash_planned(void)
+{
+	return as_with_planned_moves(test_audit_live_hash);
+}
+
 /* ---- suites ---- */
 
 static struct unit_test_suite audit_suite = {
 	.suite_name = "rte_rhashtable audit stress",
 	.unit_test_cases = {
 		TEST_CASE(test_audit_reinsert),
+		TEST_CASE(test_audit_reinsert_planned),
 		TEST_CASE(test_audit_live_hash),
+		TEST_CASE(test_audit_live_hash_planned),
 		TEST_CASE(test_audit_anon_writers),
 		TEST_CASES_END()
 	},

@@ -77,10 +77,10 @@ struct rs_cfg {
 	uint32_t bulk_target; /* bulk keys of one fill */
 	uint32_t nstable;
 	uint32_t nchurn;      /* churn keys of each writer */
-	/* the rehash worker's deep prefetch stages, which tables this small
-	 * skip: they read objects under the old bucket's trylock
+	/* the rehash worker's planned moves, which tables this small skip:
+	 * it locks a window of old buckets and hashes their objects ahead
 	 */
-	bool deep_moves;
+	bool planned_moves;
 };
 
 /* One writer's own state. */
@@ -679,9 +679,9 @@ rs_case(const struct rs_cfg *cfg)
 
 	if (!stress_case_selected(cfg->name))
 		return TEST_SKIPPED;
-	/* 0: no cache size known, every rehash prefetches deep */
+	/* 0: no cache size known, every rehash plans its moves */
 	cache_bytes = __rte_rhashtable_cache_bytes_set(0);
-	if (!cfg->deep_moves)
+	if (!cfg->planned_moves)
 		__rte_rhashtable_cache_bytes_set(cache_bytes);
 	memset(&rs, 0, sizeof(rs));
 	rs.cfg = cfg;
@@ -705,7 +705,7 @@ rs_case(const struct rs_cfg *cfg)
 	}
 	printf("%s: %u s, %u writers, %u readers, service lcore %d, bulk %u%s\n", cfg->name,
 	       cfg->seconds, n >= 4 ? 2 : 1, n - (n >= 4 ? 2 : 1), service_lcore,
-	       cfg->bulk_target, cfg->deep_moves ? ", deep moves" : "");
+	       cfg->bulk_target, cfg->planned_moves ? ", planned moves" : "");
 	start = rte_get_timer_cycles();
 	if (rs_run(cfg, lcores, n) != 0)
 		goto out;

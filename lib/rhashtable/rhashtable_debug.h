@@ -136,9 +136,9 @@ __rte_rhashtable_fence_is_asymmetric(void);
 
 /**
  * Set the last-level cache size that the rehash worker compares a rehash's
- * memory with, to pick its prefetch stages (rhashtable_rehash.c): 0 makes
- * every rehash use the deep ones, which the small tables of the tests
- * otherwise never run. Takes effect at the next rehash.
+ * memory with, to choose whether it plans its moves ahead
+ * (rhashtable_rehash.c): 0 makes every rehash plan them, which the small
+ * tables of the tests otherwise never do. Takes effect at the next rehash.
  *
  * @return
  *   The size set before (from sysconf() at start-up).

@@ -129,7 +129,7 @@ struct rte_rhashtable {
 	int32_t last_node;         /* NUMA node of the newest table's buckets */
 	uint64_t stall_warned_at;  /* timer cycles of the last stalled-worker warning */
 	uint64_t count_checked_at; /* timer cycles of the service's last exact count */
-	bool moves_miss_cache;     /* this rehash's moves prefetch deep (rhashtable_rehash.c) */
+	bool moves_miss_cache;     /* this rehash plans its moves (rhashtable_rehash.c) */
 	uint64_t bytes;            /* memory held */
 	rte_spinlock_t walk_lock;   /* walker lists and table retirement */
 	uint32_t service_id;

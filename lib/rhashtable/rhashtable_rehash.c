@@ -40,18 +40,46 @@ chain_last_link(struct rte_rhash_head **bkt)
 }
 
 /*
+ * What the worker learnt about a locked old bucket ahead of its moves: the
+ * first objects of its chain and their hashes in table dst. NULL dst: the
+ * bucket was empty and is not locked.
+ */
+#define RHT_PLAN_OBJS 2
+
+struct move_plan {
+	const struct __rte_rht_table *dst;
+	uint32_t n;
+	struct rte_rhash_head *obj[RHT_PLAN_OBJS];
+	uint64_t hash[RHT_PLAN_OBJS];
+};
+
+/* The hash of he in new_tbl: from the plan when it has it. */
+static uint64_t
+planned_hash(const struct rte_rhashtable *ht, const struct move_plan *plan,
+	     const struct __rte_rht_table *new_tbl, const struct rte_rhash_head *he)
+{
+	uint32_t i;
+
+	if (plan != NULL && plan->dst == new_tbl)
+		for (i = 0; i < plan->n; i++)
+			if (plan->obj[i] == he)
+				return plan->hash[i];
+	return rht_obj_hash(ht, new_tbl, rht_obj(ht, he));
+}
+
+/*
  * Move the last object of old chain idx to the head of its chain in the
  * newest table: link it there first, unlink it from the old chain second, so
  * that it is always reachable (see rhashtable_lookup.c).
  */
 static void
 move_last_object(struct rte_rhashtable *ht, struct __rte_rht_table *old,
-		 struct rte_rhash_head **old_bkt)
+		 struct rte_rhash_head **old_bkt, const struct move_plan *plan)
 {
 	struct rte_rhash_head **pprev = chain_last_link(old_bkt);
 	struct rte_rhash_head *he = __rte_rht_ptr(*pprev);
 	struct __rte_rht_table *new_tbl = rht_last_table(old);
-	uint64_t hash = rht_obj_hash(ht, new_tbl, rht_obj(ht, he));
+	uint64_t hash = planned_hash(ht, plan, new_tbl, he);
 	struct rte_rhash_head **nbkt = __rte_rht_bucket(new_tbl, rht_hash_idx(new_tbl, hash));
 
 	/* without the new bucket's lock (see rht_bucket_cas()): the writers
@@ -68,13 +96,28 @@ move_last_object(struct rte_rhashtable *ht, struct __rte_rht_table *old,
 	rte_atomic_store_explicit(pprev, __rte_rht_nulls(old_bkt), rte_memory_order_release);
 }
 
+/* Move every object of the locked old bucket bkt and unlock it; returns how many. */
+static uint32_t
+empty_locked_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old,
+		    struct rte_rhash_head **bkt, rte_spinlock_t *lock,
+		    const struct move_plan *plan)
+{
+	uint32_t moved = 0;
+
+	while (!__rte_rht_is_nulls(*bkt)) {
+		move_last_object(ht, old, bkt, plan);
+		moved++;
+	}
+	rht_unlock(lock);
+	return moved;
+}
+
 /* Move every object of old bucket idx; returns how many. */
 static uint32_t
 empty_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx)
 {
 	rte_spinlock_t *lock = rht_bucket_lock(old, idx);
 	struct rte_rhash_head **bkt = __rte_rht_bucket(old, idx);
-	uint32_t moved = 0;
 
 	/* no insert reaches old any more (see rehash_some()): an empty bucket
 	 * stays empty, and needs no lock. acquire: pairs with the release of
@@ -83,12 +126,7 @@ empty_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t id
 	if (__rte_rht_is_nulls(rte_atomic_load_explicit(bkt, rte_memory_order_acquire)))
 		return 0;
 	rht_lock(lock);
-	while (!__rte_rht_is_nulls(*bkt)) {
-		move_last_object(ht, old, bkt);
-		moved++;
-	}
-	rht_unlock(lock);
-	return moved;
+	return empty_locked_bucket(ht, old, bkt, lock, NULL);
 }
 
 /*
@@ -178,77 +216,25 @@ bucket_hint(const struct __rte_rht_table *old, uint32_t idx)
 }
 
 /*
- * One stage of the move pipeline on old bucket idx: object number depth - 1
- * of its chain (0 is the first) is in cache, as the previous stage
- * prefetched it; hash it and prefetch its new bucket, and prefetch the
- * object after it, for the next stage. Hashing reads the object, so it is
- * done under the old bucket's lock, which keeps the object from being
- * removed (and so from being freed); a lock that is busy skips the
- * prefetches rather than wait. A chain the bucket word says is shorter
- * than depth takes no lock.
- */
-static void
-prefetch_chain(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx,
-	       uint32_t depth)
-{
-	const struct __rte_rht_table *new_tbl = rht_last_table(old);
-	struct rte_rhash_head *w = bucket_hint(old, idx), *he, *next;
-	rte_spinlock_t *lock;
-	uint32_t pos;
-
-	if (__rte_rht_is_nulls(w) || __rte_rht_bucket_len(w) < depth)
-		return;
-	lock = rht_bucket_lock(old, idx);
-	if (!rht_trylock(lock))
-		return;
-	he = __rte_rht_ptr(*__rte_rht_bucket(old, idx));
-	for (pos = 1; pos < depth && !__rte_rht_is_nulls(he); pos++)
-		he = he->next;
-	if (!__rte_rht_is_nulls(he)) {
-		rte_prefetch0_write(__rte_rht_bucket(new_tbl, rht_hash_idx(new_tbl,
-				    rht_obj_hash(ht, new_tbl, rht_obj(ht, he)))));
-		next = he->next;
-		if (!__rte_rht_is_nulls(next)) {
-			rte_prefetch0(rht_obj_key(ht, rht_obj(ht, next)));
-			rte_prefetch0_write(next);
-		}
-	}
-	rht_unlock(lock);
-}
-
-/*
  * Moving is a chain of cache misses: old bucket, object, new bucket, and
- * for a longer chain the next object and its new bucket. Start them early,
- * as a software pipeline over the buckets ahead: the first object of the
- * bucket RHT_MOVE_AHEAD ahead; when the moves miss the caches (deep), the
- * destination of that object and the second object of the bucket half as
- * far, and the destination of the second object and the third object a
- * quarter as far. The deep stages take the bucket's lock and hash the
- * object once more: where the objects stay in cache they cost more than
- * they hide (see rehash_misses_cache()).
+ * for a longer chain the next object and its new bucket. The first object
+ * of a bucket is fetched RHT_MOVE_AHEAD buckets ahead of its move; when
+ * the moves miss the caches, the destinations too (move_range_planned()).
  */
 #define RHT_MOVE_AHEAD 32
 
 static void
-prefetch_moves(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx,
-	       bool deep)
+prefetch_first_object(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx)
 {
-	struct rte_rhash_head *w = bucket_hint(old, idx + RHT_MOVE_AHEAD);
+	struct rte_rhash_head *w = bucket_hint(old, idx);
+	const void *obj;
 
-	/* write prefetches: the move stores to the object's next link and
-	 * swaps the new bucket word, and that locked instruction waits for
-	 * both lines to be owned
-	 */
-	if (!__rte_rht_is_nulls(w)) {
-		const void *obj = rht_obj(ht, __rte_rht_ptr(w));
-
-		rte_prefetch0(rht_obj_key(ht, obj));
-		rte_prefetch0_write((const char *)obj + ht->core.head_offset);
-	}
-	if (!deep)
+	if (__rte_rht_is_nulls(w))
 		return;
-	prefetch_chain(ht, old, idx + RHT_MOVE_AHEAD / 2, 1);
-	prefetch_chain(ht, old, idx + RHT_MOVE_AHEAD / 4, 2);
+	obj = rht_obj(ht, __rte_rht_ptr(w));
+	rte_prefetch0(rht_obj_key(ht, obj));
+	/* the move stores to the object's next link */
+	rte_prefetch0_write((const char *)obj + ht->core.head_offset);
 }
 
 /* Size of the last-level cache, 0 when the C library does not know it. */
@@ -281,9 +267,9 @@ __rte_rhashtable_cache_bytes_set(uint64_t bytes)
  * line of every object (key and link), in bucket order, that is in random
  * memory order, and the two bucket arrays. Measured with the grow
  * benchmarks on a 260 MiB L3 (same process, alternating libraries): the
- * deep prefetch stages made the rehashes of a table growing to 16Mi
- * entries some 25% faster, those of tables growing to 1Mi and 64Ki 20-30%
- * slower. Without a known cache size, deep.
+ * planned moves made the rehashes of a table growing to 16Mi entries
+ * faster, those of tables growing to 64Ki some 25% slower. Without a known
+ * cache size, planned.
  */
 static bool
 rehash_misses_cache(const struct rte_rhashtable *ht, struct __rte_rht_table *old)
@@ -297,6 +283,137 @@ rehash_misses_cache(const struct rte_rhashtable *ht, struct __rte_rht_table *old
 }
 
 /*
+ * The window of the move pipeline: the worker locks and plans the bucket
+ * RHT_PLAN_AHEAD ahead of the one it empties (hashes its first object and
+ * prefetches that object's new bucket and the second object), plans the
+ * second object half as far ahead, and empties the bucket with the hashes
+ * it planned. Its RHT_PLAN_AHEAD + 1 locks are distinct (consecutive
+ * buckets, fewer than the table's locks) and writers hold one lock at a
+ * time, so holding them cannot deadlock; the locks keep the planned chains
+ * as they were planned.
+ */
+#define RHT_PLAN_AHEAD 8U
+#define RHT_PLAN_RING 16 /* a power of 2 above RHT_PLAN_AHEAD */
+
+static void
+plan_object(const struct rte_rhashtable *ht, struct move_plan *plan, struct rte_rhash_head *he)
+{
+	uint64_t hash = rht_obj_hash(ht, plan->dst, rht_obj(ht, he));
+	struct rte_rhash_head *next = he->next;
+
+	rte_prefetch0_write(__rte_rht_bucket(plan->dst, rht_hash_idx(plan->dst, hash)));
+	plan->obj[plan->n] = he;
+	plan->hash[plan->n] = hash;
+	plan->n++;
+	if (!__rte_rht_is_nulls(next)) {
+		rte_prefetch0(rht_obj_key(ht, rht_obj(ht, next)));
+		rte_prefetch0_write(next);
+	}
+}
+
+/* Lock old bucket idx, unless it is empty, and plan its first object. */
+static void
+plan_bucket(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx,
+	    struct move_plan *plan)
+{
+	struct rte_rhash_head **bkt = __rte_rht_bucket(old, idx);
+	struct rte_rhash_head *he;
+
+	plan->dst = NULL;
+	plan->n = 0;
+	/* as in empty_bucket(): an empty bucket stays empty */
+	if (__rte_rht_is_nulls(rte_atomic_load_explicit(bkt, rte_memory_order_acquire)))
+		return;
+	rht_lock(rht_bucket_lock(old, idx));
+	plan->dst = rht_last_table(old);
+	he = __rte_rht_ptr(*bkt);
+	if (!__rte_rht_is_nulls(he))
+		plan_object(ht, plan, he);
+}
+
+/* Plan the second object of a planned chain, which plan_object() prefetched. */
+static void
+plan_second(const struct rte_rhashtable *ht, struct move_plan *plan)
+{
+	struct rte_rhash_head *next;
+
+	if (plan->n != 1)
+		return;
+	next = plan->obj[0]->next;
+	if (!__rte_rht_is_nulls(next))
+		plan_object(ht, plan, next);
+}
+
+/* Empty planned bucket idx; returns the objects moved. */
+static uint32_t
+empty_planned_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx,
+		     const struct move_plan *plan)
+{
+	if (plan->dst == NULL)
+		return 0;
+	return empty_locked_bucket(ht, old, __rte_rht_bucket(old, idx),
+				   rht_bucket_lock(old, idx), plan);
+}
+
+/* Bucket idx of old is empty: publish the progress now and then. */
+static void
+bucket_done(struct __rte_rht_table *old, uint32_t idx)
+{
+	old->rehash = idx + 1;
+	/* release: a lookup that reads the new value looks for the keys
+	 * of the buckets below it in the later tables only
+	 */
+	if (old->rehash % RHT_EMPTIED_STEP == 0 || old->rehash == old->size)
+		rte_atomic_store_explicit(&old->emptied, old->rehash, rte_memory_order_release);
+}
+
+/* Empty old buckets [start, end) through the window; returns the objects moved. */
+static uint64_t
+move_range_planned(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t start,
+		   uint32_t end)
+{
+	struct move_plan plans[RHT_PLAN_RING];
+	uint32_t ahead = RTE_MIN(RHT_PLAN_AHEAD, old->lock_mask);
+	uint32_t half = ahead / 2;
+	uint64_t moved = 0;
+	uint32_t j, i;
+
+	for (j = start; j < end + ahead; j++) {
+		if (j < end) {
+			prefetch_first_object(ht, old, j - ahead + RHT_MOVE_AHEAD);
+			plan_bucket(ht, old, j, &plans[j % RHT_PLAN_RING]);
+		}
+		if (j >= start + half && j - half < end)
+			plan_second(ht, &plans[(j - half) % RHT_PLAN_RING]);
+		if (j < start + ahead)
+			continue;
+		i = j - ahead;
+		moved += empty_planned_bucket(ht, old, i, &plans[i % RHT_PLAN_RING]);
+		bucket_done(old, i);
+	}
+	return moved;
+}
+
+/*
+ * Empty old buckets [start, end) one after the other; returns the objects
+ * moved. Where the objects stay in cache, planning costs more than the
+ * misses it hides (see rehash_misses_cache()).
+ */
+static uint64_t
+move_range(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t start, uint32_t end)
+{
+	uint64_t moved = 0;
+	uint32_t i;
+
+	for (i = start; i < end; i++) {
+		prefetch_first_object(ht, old, i + RHT_MOVE_AHEAD);
+		moved += empty_bucket(ht, old, i);
+		bucket_done(old, i);
+	}
+	return moved;
+}
+
+/*
  * Move up to budget buckets out of the first table. Returns the buckets
  * done; drops the table once it is empty.
  */
@@ -304,28 +421,21 @@ static uint32_t
 rehash_some(struct rte_rhashtable *ht, uint32_t budget)
 {
 	struct __rte_rht_table *old = ht->core.tbl;
-	uint64_t moved = 0;
-	uint32_t done = 0;
+	uint32_t start = old->rehash;
+	uint32_t done = RTE_MIN(budget, old->size - start);
+	uint64_t moved;
 
 	/* inserts go to old only if they read old->future_tbl before it was
 	 * set; once those writers are gone, old only loses objects
 	 */
-	if (old->rehash == 0) {
+	if (start == 0) {
 		rht_writers_drain(ht);
 		ht->moves_miss_cache = rehash_misses_cache(ht, old);
 	}
-	while (old->rehash < old->size && done < budget) {
-		prefetch_moves(ht, old, old->rehash, ht->moves_miss_cache);
-		moved += empty_bucket(ht, old, old->rehash);
-		old->rehash++;
-		/* release: a lookup that reads the new value looks for the keys
-		 * of the buckets below it in the later tables only
-		 */
-		if (old->rehash % RHT_EMPTIED_STEP == 0 || old->rehash == old->size)
-			rte_atomic_store_explicit(&old->emptied, old->rehash,
-						  rte_memory_order_release);
-		done++;
-	}
+	if (ht->moves_miss_cache)
+		moved = move_range_planned(ht, old, start, start + done);
+	else
+		moved = move_range(ht, old, start, start + done);
 	/* once a batch: a locked add per bucket was a tenth of the worker's time */
 	rte_atomic_fetch_add_explicit(&ht->ctr.objs_moved, moved, rte_memory_order_relaxed);
 	if (old->rehash == old->size)
