@@ -135,13 +135,14 @@ bool
 __rte_rhashtable_fence_is_asymmetric(void);
 
 /**
- * Set the last-level cache size that the rehash worker compares a rehash's
- * memory with, to choose whether it plans its moves ahead
- * (rhashtable_rehash.c): 0 makes every rehash plan them, which the small
- * tables of the tests otherwise never do. Takes effect at the next rehash.
+ * Set the memory size that the rehash worker compares a rehash's memory
+ * with, to choose whether it plans its moves ahead (rhashtable_rehash.c):
+ * 0 makes every rehash plan them, which the small tables of the tests
+ * otherwise never do. Takes effect at the next rehash.
  *
  * @return
- *   The size set before (from sysconf() at start-up).
+ *   The size set before (four times the L2 size from sysconf() at
+ *   start-up).
  */
 __rte_internal
 uint64_t
