@@ -67,18 +67,15 @@ planned_hash(const struct rte_rhashtable *ht, const struct move_plan *plan,
 }
 
 /*
- * Move the last object of old chain idx to the head of its chain in the
- * newest table: link it there first, unlink it from the old chain second, so
- * that it is always reachable (see rhashtable_lookup.c).
+ * Move he, the last object of the locked old chain of bucket old_bkt, which
+ * link pprev points to, to the head of its chain in new_tbl: link it there
+ * first, unlink it from the old chain second, so that it is always
+ * reachable (see rhashtable_lookup.c).
  */
 static void
-move_last_object(struct rte_rhashtable *ht, struct __rte_rht_table *old,
-		 struct rte_rhash_head **old_bkt, const struct move_plan *plan)
+move_object(struct __rte_rht_table *new_tbl, struct rte_rhash_head **old_bkt,
+	    struct rte_rhash_head **pprev, struct rte_rhash_head *he, uint64_t hash)
 {
-	struct rte_rhash_head **pprev = chain_last_link(old_bkt);
-	struct rte_rhash_head *he = __rte_rht_ptr(*pprev);
-	struct __rte_rht_table *new_tbl = rht_last_table(old);
-	uint64_t hash = planned_hash(ht, plan, new_tbl, he);
 	struct rte_rhash_head **nbkt = __rte_rht_bucket(new_tbl, rht_hash_idx(new_tbl, hash));
 
 	/* without the new bucket's lock (see rht_bucket_cas()): the writers
@@ -93,6 +90,18 @@ move_last_object(struct rte_rhashtable *ht, struct __rte_rht_table *old,
 	 * marker, also in an emptied bucket word (an empty summary).
 	 */
 	rte_atomic_store_explicit(pprev, __rte_rht_nulls(old_bkt), rte_memory_order_release);
+}
+
+/* Move the last object of the locked old chain of bucket old_bkt to the newest table. */
+static void
+move_last_object(struct rte_rhashtable *ht, struct __rte_rht_table *old,
+		 struct rte_rhash_head **old_bkt, const struct move_plan *plan)
+{
+	struct rte_rhash_head **pprev = chain_last_link(old_bkt);
+	struct rte_rhash_head *he = __rte_rht_ptr(*pprev);
+	struct __rte_rht_table *new_tbl = rht_last_table(old);
+
+	move_object(new_tbl, old_bkt, pprev, he, planned_hash(ht, plan, new_tbl, he));
 }
 
 /* Move every object of the locked old bucket bkt and unlock it; returns how many. */
@@ -425,7 +434,34 @@ plan_seconds(const struct rte_rhashtable *ht, struct plan_group *g)
 	}
 }
 
-/* Empty the locked buckets of a planned group; returns the objects moved. */
+/*
+ * Empty planned bucket idx, whose locked chain held one object when it was
+ * planned (or none, if a removal emptied it first): it still does, as the
+ * worker holds its lock. Returns the objects moved.
+ */
+static uint32_t
+empty_planned_single(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx,
+		     const struct move_plan *plan)
+{
+	struct rte_rhash_head **bkt = __rte_rht_bucket(old, idx);
+	struct __rte_rht_table *new_tbl;
+	uint32_t moved = 0;
+
+	if (likely(plan->n != 0)) {
+		new_tbl = rht_last_table(old);
+		move_object(new_tbl, bkt, bkt, plan->obj[0],
+			    planned_hash(ht, plan, new_tbl, plan->obj[0]));
+		moved = 1;
+	}
+	rht_unlock(rht_bucket_lock(old, idx));
+	return moved;
+}
+
+/*
+ * Empty the locked buckets of a planned group; returns the objects moved.
+ * Chains of one object, two in three of the full buckets of a growing
+ * table, first and without a walk; then the longer ones.
+ */
 static uint64_t
 empty_group(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t base,
 	    const struct plan_group *g)
@@ -433,7 +469,11 @@ empty_group(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t bas
 	uint64_t moved = 0;
 	uint32_t f, k;
 
-	for (f = g->full; f != 0; f &= f - 1) {
+	for (f = g->full & ~g->longer; f != 0; f &= f - 1) {
+		k = rte_bsf32(f);
+		moved += empty_planned_single(ht, old, base + k, &g->plan[k]);
+	}
+	for (f = g->longer; f != 0; f &= f - 1) {
 		k = rte_bsf32(f);
 		moved += empty_locked_bucket(ht, old, __rte_rht_bucket(old, base + k),
 					     rht_bucket_lock(old, base + k), &g->plan[k]);
