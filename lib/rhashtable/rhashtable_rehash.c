@@ -231,18 +231,29 @@ bucket_hint(const struct __rte_rht_table *old, uint32_t idx)
  */
 #define RHT_MOVE_AHEAD 32
 
+/*
+ * Prefetch the object whose head link is link, or what a nulls marker
+ * points to as if it were one, without a branch: which chains end at once
+ * is a coin toss, and a prefetch never faults. The address is computed as
+ * an integer, as a marker past the table's end is no object's address.
+ */
+static void
+prefetch_linked(const struct rte_rhashtable *ht, const struct rte_rhash_head *link)
+{
+	uintptr_t head = (uintptr_t)__rte_rht_ptr(link);
+
+	rte_prefetch0((const void *)(head - ht->core.head_offset + ht->core.key_offset));
+	/* the move stores to the object's next link */
+	rte_prefetch0_write((const void *)head);
+}
+
 static void
 prefetch_first_object(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx)
 {
-	/* without a branch on an empty bucket, which goes either way at
-	 * random: its marker, the bucket's own address, is prefetched as if
-	 * it were an object, which costs less than a misprediction
+	/* an empty bucket's marker is its own address: prefetching it costs
+	 * less than a misprediction
 	 */
-	const char *head = (const char *)__rte_rht_ptr(bucket_hint(old, idx));
-
-	rte_prefetch0(head - ht->core.head_offset + ht->core.key_offset);
-	/* the move stores to the object's next link */
-	rte_prefetch0_write(head);
+	prefetch_linked(ht, bucket_hint(old, idx));
 }
 
 /*
@@ -381,10 +392,7 @@ plan_object(const struct rte_rhashtable *ht, struct move_plan *plan, struct rte_
 	plan->obj[plan->n] = he;
 	plan->hash[plan->n] = hash;
 	plan->n++;
-	/* without a branch: a marker is prefetched as if it were an object */
-	next = __rte_rht_ptr(next);
-	rte_prefetch0((const char *)next - ht->core.head_offset + ht->core.key_offset);
-	rte_prefetch0_write(next);
+	prefetch_linked(ht, next);
 }
 
 /* Lock old bucket idx and plan its first object; whether it has a second. */
