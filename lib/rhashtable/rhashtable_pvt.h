@@ -318,13 +318,6 @@ rht_lock(rte_spinlock_t *sl)
 			rte_pause();
 }
 
-static inline bool
-rht_trylock(rte_spinlock_t *sl)
-{
-	return rte_atomic_load_explicit(&sl->locked, rte_memory_order_relaxed) == 0 &&
-	       rte_atomic_exchange_explicit(&sl->locked, 1, rte_memory_order_acquire) == 0;
-}
-
 static inline void
 rht_unlock(rte_spinlock_t *sl)
 {
