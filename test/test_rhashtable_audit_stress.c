@@ -16,9 +16,11 @@
  * - anon_writers: writers on threads without an lcore id insert and remove
  *   without pause while the service lcore re-seeds: each re-seed must
  *   complete in bounded time.
- * reinsert and live_hash run twice: as a rehash that fits the last-level
- * cache moves, and with the moves planned ahead (a window of old buckets
- * locked and hashed ahead of their moves), as a larger one does.
+ * reinsert and live_hash run twice: as a rehash that fits the caches
+ * moves, and with the moves planned ahead (a window of old buckets locked
+ * and hashed ahead of their moves), as a larger one does; reinsert's
+ * planned run uses 64 buckets, as a 4-bucket table has too few locks to
+ * plan.
  * rhashtable_audit_short_autotest runs each for 2 s (fast suite),
  * rhashtable_audit_autotest for RHT_STRESS_SECONDS / 3 (stress suite).
  */
@@ -269,8 +271,13 @@ as_reinsert_writer(void *arg)
 	return 0;
 }
 
+/*
+ * buckets for good (max_size): the same index in old and new table at 4
+ * buckets; 64 buckets have 32 locks, enough for the planned moves, which
+ * hold up to 24 consecutive buckets locked.
+ */
 static int
-test_audit_reinsert(void)
+audit_reinsert(uint32_t buckets)
 {
 	struct rte_rhashtable_params p;
 	struct rte_rhashtable_stats s;
@@ -280,8 +287,8 @@ test_audit_reinsert(void)
 
 	TEST_ASSERT_SUCCESS(stress_pool_init(), "pool");
 	stress_params_init(&p, "rht_audit_reinsert");
-	p.max_size = 4; /* 4 buckets for good: the same index in old and new table */
-	p.nelem_hint = 2;
+	p.max_size = buckets;
+	p.nelem_hint = (uint16_t)(buckets / 2);
 	ret = as_table_create(&p, RTE_RHASHTABLE_QSBR_MODE_DQ, false);
 	TEST_ASSERT_SUCCESS(ret, "table");
 	for (i = 0; i < AS_NSTABLE; i++) {
@@ -305,7 +312,15 @@ test_audit_reinsert(void)
 	TEST_ASSERT_EQUAL(t.misses, 0, "a lookup or walk missed a never-removed key");
 	TEST_ASSERT_EQUAL(t.bad_objs + t.errors, 0, "wrong objects or failed calls");
 	TEST_ASSERT(t.lookups > 0 && t.ops > 0 && s.reseeds > 0, "nothing ran");
+	TEST_ASSERT_EQUAL(s.buckets, buckets, "the table has %u buckets, not %u", s.buckets,
+			  buckets);
 	return TEST_SUCCESS;
+}
+
+static int
+test_audit_reinsert(void)
+{
+	return audit_reinsert(4);
 }
 
 /* ---- live_hash ---- */
@@ -368,7 +383,7 @@ test_audit_live_hash(void)
 
 	TEST_ASSERT_SUCCESS(stress_pool_init(), "pool");
 	stress_params_init(&p, "rht_audit_live_hash");
-	p.nelem_hint = AS_NCHURN; /* 64 buckets: the worker looks 16 ahead */
+	p.nelem_hint = AS_NCHURN; /* 64 buckets, 32 locks: the planned moves run */
 	p.hashfn = as_key_hash;
 	p.obj_hashfn = as_live_obj_hash;
 	as.dead_hashed = 0;
@@ -500,9 +515,15 @@ as_with_planned_moves(int (*test)(void))
 }
 
 static int
+audit_reinsert_64(void)
+{
+	return audit_reinsert(64);
+}
+
+static int
 test_audit_reinsert_planned(void)
 {
-	return as_with_planned_moves(test_audit_reinsert);
+	return as_with_planned_moves(audit_reinsert_64);
 }
 
 static int
