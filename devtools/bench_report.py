@@ -25,7 +25,7 @@ import sys
 
 SYSTEMS = ["rhashtable", "rte_hash", "cds_lfht"]
 STREAMS = ["hit_uniform", "hit_zipf", "miss_uniform", "miss_zipf"]
-SIZINGS = ["presized", "grow", "grow_service"]
+SIZINGS = ["presized", "grow", "grow_1w", "grow_service"]
 
 
 def size_label(n):
@@ -180,7 +180,7 @@ def section_headline(r):
                     r.contend("rte_hash", mode + "_bare", True, n, counter))
     big = max(r.sizes) if r.sizes else None
     if big is not None:
-        for sizing in ("grow", "grow_service"):
+        for sizing in ("grow", "grow_1w", "grow_service"):
             add("insert, growth 64 -> %s (%s): rhashtable / rte_hash pre-sized insert "
                 "(goal %s)" % (size_label(big), sizing,
                                "1.0x" if sizing == "grow_service" else "0.8x"),
@@ -408,8 +408,10 @@ def write_markdown(r, out_dir, plots, machine, dpdk):
            "Mops/s. `presized`: room for every entry before the first insert "
            "(rte_rhashtable: grown to n and emptied, since `nelem_hint` is 16 bits; "
            "rte_hash: entries = 1.125 n; cds_lfht: init_size = n rounded up). "
-           "`grow`: the table starts at 64 buckets; `grow_service`: rte_rhashtable's "
-           "rehash on a service lcore. A growing run ends when the table has settled. "
+           "`grow`: the table starts at 64 buckets, the inserting thread runs the "
+           "rehash worker; `grow_1w`: the same in a `single_writer` rte_rhashtable "
+           "(no bucket locks, as rte_hash's single writer); `grow_service`: "
+           "rte_rhashtable's rehash on a service lcore. A growing run ends when the table has settled. "
            "In parentheses: share of the batch32 memory-limit probe.", "",
            section_writes(r), ""]
     md += ["## Memory per entry", "", section_memory(r), ""]

@@ -23,11 +23,13 @@
  * At the end the counts are exact, the table comes to rest within its
  * thresholds, and every retired bucket table and removed object was freed.
  * Cases: DQ and SYNC reclamation with a service lcore, rehash_run from the
- * main lcore, emergency growth alone, and writers racing on the same keys.
+ * main lcore, emergency growth alone, a single_writer table whose one writer
+ * runs rehash_run between its writes (no bucket locks: planned and unplanned
+ * moves), and writers racing on the same keys.
  *
  * Environment: RHT_STRESS_SECONDS sets the long test's duration (default
  * 60); RHT_STRESS_ONLY=<part of a case's table name> runs only that case
- * (dq_svc, sync_svc, dq_run, emergency, race).
+ * (dq_svc, sync_svc, dq_run, emergency, dq_1w, race).
  * RHT_STRESS_NEGATIVE_CONTROL=1 leaves the readers unregistered, so the
  * table frees objects under them: the test must then fail (poison seen, or a
  * use-after-free report in an AddressSanitizer build).
@@ -67,6 +69,7 @@ enum rs_worker {
 	RS_WORKER_SERVICE, /* the rehash service on a service lcore */
 	RS_WORKER_RUN,     /* rte_rhashtable_rehash_run() on the main lcore */
 	RS_WORKER_NONE,    /* nobody: emergency growth only */
+	RS_WORKER_WRITER,  /* a single_writer table: its one writer runs rehash_run */
 };
 
 struct rs_cfg {
@@ -446,6 +449,13 @@ rs_writer(void *arg)
 		}
 		if (w->bulk == NULL || rs.nwriters == 1 || (c->ops & 7) == 0)
 			rs_churn_step(w, id, c);
+		/* a single writer resizes its table itself, between writes */
+		if (rs.cfg->worker == RS_WORKER_WRITER && (c->ops & 31) == 0) {
+			int ret = rte_rhashtable_rehash_run(rs.ht);
+
+			if (ret < 0)
+				rs_error(c, "rehash_run after the write", 0, ret);
+		}
 		c->ops++;
 		rte_rcu_qsbr_quiescent(rs.v, id);
 		c->qs++;
@@ -469,6 +479,7 @@ rs_table_create(const struct rs_cfg *cfg)
 	stress_params_init(&p, cfg->name);
 	p.automatic_shrinking = true;
 	p.min_size = RS_MIN_SIZE;
+	p.single_writer = cfg->worker == RS_WORKER_WRITER;
 	rs.ht = rte_rhashtable_create(&p);
 	rs.v = test_qsbr_create();
 	if (rs.ht == NULL || rs.v == NULL)
@@ -577,11 +588,18 @@ rs_control(const struct rs_cfg *cfg)
 	}
 }
 
+/* Two writers from four lcores on, but a single_writer table has one. */
+static unsigned int
+rs_nwriters(const struct rs_cfg *cfg, unsigned int lcores)
+{
+	return lcores >= 4 && cfg->worker != RS_WORKER_WRITER ? 2 : 1;
+}
+
 /* Launch readers and writers, run the control loop, stop them. */
 static int
 rs_run(const struct rs_cfg *cfg, const unsigned int *lcores, unsigned int n)
 {
-	unsigned int i, nwriters = n >= 4 ? 2 : 1;
+	unsigned int i, nwriters = rs_nwriters(cfg, n);
 
 	if (rs_writers_init(cfg, nwriters) != 0)
 		return -ENOMEM;
@@ -704,7 +722,7 @@ rs_case(const struct rs_cfg *cfg)
 		goto out;
 	}
 	printf("%s: %u s, %u writers, %u readers, service lcore %d, bulk %u%s\n", cfg->name,
-	       cfg->seconds, n >= 4 ? 2 : 1, n - (n >= 4 ? 2 : 1), service_lcore,
+	       cfg->seconds, rs_nwriters(cfg, n), n - rs_nwriters(cfg, n), service_lcore,
 	       cfg->bulk_target, cfg->planned_moves ? ", planned moves" : "");
 	start = rte_get_timer_cycles();
 	if (rs_run(cfg, lcores, n) != 0)
@@ -987,6 +1005,12 @@ static const struct rs_case_def rs_sync_service = {
 static const struct rs_case_def rs_dq_rehash_run = {
 	{ "rht_rcu_dq_run", RTE_RHASHTABLE_QSBR_MODE_DQ, RS_WORKER_RUN, 3, 128U << 10,
 		8192, 4096, true }, 4, 1U << 20 };
+static const struct rs_case_def rs_dq_single_writer = {
+	{ "rht_rcu_dq_1w", RTE_RHASHTABLE_QSBR_MODE_DQ, RS_WORKER_WRITER, 2, 128U << 10,
+		8192, 4096, true }, 4, 1U << 20 };
+static const struct rs_case_def rs_dq_single_writer_unplanned = {
+	{ "rht_rcu_dq_1w_unpl", RTE_RHASHTABLE_QSBR_MODE_DQ, RS_WORKER_WRITER, 2,
+		128U << 10, 8192, 4096 }, 6, 1U << 20 };
 static const struct rs_case_def rs_emergency_only = {
 	{ "rht_rcu_emergency", RTE_RHASHTABLE_QSBR_MODE_DQ, RS_WORKER_NONE, 2, 128U << 10,
 		8192, 4096 }, 6, 1U << 20 };
@@ -1019,6 +1043,8 @@ static struct unit_test_suite rcu_stress_suite = {
 		RS_CASE(dq_service),
 		RS_CASE(sync_service),
 		RS_CASE(dq_rehash_run),
+		RS_CASE(dq_single_writer),
+		RS_CASE(dq_single_writer_unplanned),
 		RS_CASE(emergency_only),
 		TEST_CASE(test_rcu_writers_race),
 		TEST_CASES_END(),

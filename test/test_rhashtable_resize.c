@@ -458,6 +458,51 @@ test_no_shrink(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A single-writer table has no rehash service; its writer grows it with
+ * rte_rhashtable_rehash_run(), by planned and by unplanned moves (no
+ * bucket lock either way), and shrinks it; every key stays found, once.
+ */
+static int
+test_single_writer(void)
+{
+	uint64_t cache_bytes = __rte_rhashtable_cache_bytes_set(0);
+	struct rte_rhashtable_stats s;
+	uint32_t sid = UINT32_MAX, i;
+	int ret;
+
+	params.single_writer = true;
+	params.automatic_shrinking = true;
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	TEST_ASSERT_EQUAL(rte_rhashtable_service_id_get(ht, &sid), -ENOTSUP,
+			  "a single-writer table has a service");
+	TEST_ASSERT_EQUAL(sid, UINT32_MAX, "service_id written on -ENOTSUP");
+	/* the first half grows with planned moves (cache size 0), the second
+	 * with moves as the machine's cache size decides
+	 */
+	ret = insert_with_worker(0, N_OBJS / 2, 32);
+	__rte_rhashtable_cache_bytes_set(cache_bytes);
+	TEST_ASSERT_SUCCESS(ret, "first half");
+	TEST_ASSERT_SUCCESS(insert_with_worker(N_OBJS / 2, N_OBJS, 32), "second half");
+	s = test_stats(ht);
+	TEST_ASSERT(s.grows >= 6 && s.ntables == 1, "%" PRIu64 " grows, %u tables",
+		    s.grows, s.ntables);
+	TEST_ASSERT(s.objs_moved >= N_OBJS, "%" PRIu64 " objects moved", s.objs_moved);
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), N_OBJS, "count");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, N_OBJS, true), "lookups after growth");
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_insert(ht, &objs[7].node), -EEXIST,
+			  "a present key inserted again");
+	for (i = 0; i < N_OBJS - 100; i++)
+		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove %u", i);
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	s = test_stats(ht);
+	TEST_ASSERT(s.shrinks > 0 && s.buckets <= 256, "%" PRIu64 " shrinks, %u buckets",
+		    s.shrinks, s.buckets);
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, N_OBJS - 100, false), "removed keys");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, N_OBJS - 100, N_OBJS, true), "kept keys");
+	return TEST_SUCCESS;
+}
+
 /* Bucket tables of the chain: growing sizes, distinct seeds, then -ENOENT. */
 static int
 check_table_chain(uint32_t ntables)
@@ -555,6 +600,7 @@ static struct unit_test_suite resize_suite = {
 		TEST_CASE_ST(params_setup, table_teardown, test_shrink),
 		TEST_CASE_ST(params_setup, table_teardown, test_no_shrink),
 		TEST_CASE_ST(params_setup, table_teardown, test_emergency_growth),
+		TEST_CASE_ST(params_setup, table_teardown, test_single_writer),
 		TEST_CASES_END()
 	}
 };

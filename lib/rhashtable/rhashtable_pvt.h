@@ -98,6 +98,7 @@ struct rte_rhashtable {
 	uint32_t min_size;         /* smallest for automatic shrinking */
 	uint32_t max_elems;
 	bool automatic_shrinking;
+	bool single_writer;        /* writes and the worker on one thread: no locks */
 	uint32_t locks_per_table;  /* locks_mul * min(lcores, 64), power of two */
 	int socket_id;
 
@@ -186,9 +187,11 @@ rht_bucket_cas(struct rte_rhash_head **bkt, struct rte_rhash_head **expected,
  * receives none after.
  */
 static inline bool
-rht_takes_pushes(const struct __rte_rht_table *first, const struct __rte_rht_table *tbl)
+rht_takes_pushes(const struct rte_rhashtable *ht, const struct __rte_rht_table *first,
+		 const struct __rte_rht_table *tbl)
 {
-	return tbl != first;
+	/* a single writer runs the worker itself, between its writes */
+	return !ht->single_writer && tbl != first;
 }
 
 /*
@@ -322,6 +325,26 @@ static inline void
 rht_unlock(rte_spinlock_t *sl)
 {
 	rte_atomic_store_explicit(&sl->locked, 0, rte_memory_order_release);
+}
+
+/*
+ * The lock of a bucket, as writers and the worker take it. A single-writer
+ * table has one thread that writes and runs the worker, in turn: nothing
+ * changes a chain beside it, so it takes no lock (as rte_hash's single
+ * writer takes none). Readers never take one either way.
+ */
+static inline void
+rht_bucket_lock_take(const struct rte_rhashtable *ht, rte_spinlock_t *sl)
+{
+	if (!ht->single_writer)
+		rht_lock(sl);
+}
+
+static inline void
+rht_bucket_lock_drop(const struct rte_rhashtable *ht, rte_spinlock_t *sl)
+{
+	if (!ht->single_writer)
+		rht_unlock(sl);
 }
 
 static inline void *

@@ -73,18 +73,20 @@ planned_hash(const struct rte_rhashtable *ht, const struct move_plan *plan,
  * reachable (see rhashtable_lookup.c).
  */
 static void
-move_object(struct __rte_rht_table *new_tbl, struct rte_rhash_head **old_bkt,
-	    struct rte_rhash_head **pprev, struct rte_rhash_head *he, uint64_t hash)
+move_object(const struct rte_rhashtable *ht, struct __rte_rht_table *new_tbl,
+	    struct rte_rhash_head **old_bkt, struct rte_rhash_head **pprev,
+	    struct rte_rhash_head *he, uint64_t hash)
 {
 	struct rte_rhash_head **nbkt = __rte_rht_bucket(new_tbl, rht_hash_idx(new_tbl, hash));
 
 	/* without the new bucket's lock (see rht_bucket_cas()): the writers
 	 * that hold it and the worker then never take turns on a lock's line.
+	 * A single writer is the thread that runs us: a plain store then.
 	 * acquire: the objects of the new chain are initialised for a reader
 	 * that reaches them through he->next.
 	 */
-	rht_chain_push(true, nbkt, rte_atomic_load_explicit(nbkt, rte_memory_order_acquire), he,
-		       hash);
+	rht_chain_push(!ht->single_writer, nbkt,
+		       rte_atomic_load_explicit(nbkt, rte_memory_order_acquire), he, hash);
 	/* release: a reader that no longer sees he in the old chain will see
 	 * old->future_tbl (attached before this move) after its walk. A plain
 	 * marker, also in an emptied bucket word (an empty summary).
@@ -101,7 +103,7 @@ move_last_object(struct rte_rhashtable *ht, struct __rte_rht_table *old,
 	struct rte_rhash_head *he = __rte_rht_ptr(*pprev);
 	struct __rte_rht_table *new_tbl = rht_last_table(old);
 
-	move_object(new_tbl, old_bkt, pprev, he, planned_hash(ht, plan, new_tbl, he));
+	move_object(ht, new_tbl, old_bkt, pprev, he, planned_hash(ht, plan, new_tbl, he));
 }
 
 /* Move every object of the locked old bucket bkt and unlock it; returns how many. */
@@ -116,7 +118,7 @@ empty_locked_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old,
 		move_last_object(ht, old, bkt, plan);
 		moved++;
 	}
-	rht_unlock(lock);
+	rht_bucket_lock_drop(ht, lock);
 	return moved;
 }
 
@@ -133,7 +135,7 @@ empty_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t id
 	 */
 	if (__rte_rht_is_nulls(rte_atomic_load_explicit(bkt, rte_memory_order_acquire)))
 		return 0;
-	rht_lock(lock);
+	rht_bucket_lock_take(ht, lock);
 	return empty_locked_bucket(ht, old, bkt, lock, NULL);
 }
 
@@ -403,7 +405,7 @@ plan_bucket(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32
 	struct rte_rhash_head **bkt = __rte_rht_bucket(old, idx);
 	struct rte_rhash_head *he;
 
-	rht_lock(rht_bucket_lock(old, idx));
+	rht_bucket_lock_take(ht, rht_bucket_lock(old, idx));
 	plan->dst = rht_last_table(old);
 	plan->n = 0;
 	he = __rte_rht_ptr(*bkt);
@@ -457,11 +459,11 @@ empty_planned_single(struct rte_rhashtable *ht, struct __rte_rht_table *old, uin
 
 	if (likely(plan->n != 0)) {
 		new_tbl = rht_last_table(old);
-		move_object(new_tbl, bkt, bkt, plan->obj[0],
+		move_object(ht, new_tbl, bkt, bkt, plan->obj[0],
 			    planned_hash(ht, plan, new_tbl, plan->obj[0]));
 		moved = 1;
 	}
-	rht_unlock(rht_bucket_lock(old, idx));
+	rht_bucket_lock_drop(ht, rht_bucket_lock(old, idx));
 	return moved;
 }
 
@@ -781,11 +783,17 @@ worker_stalled(struct rte_rhashtable *ht)
 	if (!rte_atomic_compare_exchange_strong_explicit(&ht->stall_warned_at, &last, now,
 			rte_memory_order_relaxed, rte_memory_order_relaxed))
 		return;
-	RHT_LOG(WARNING, "%s: %u bucket tables chained and the rehash worker has not "
-		"started on the first: is service %s%s mapped to a running service lcore? "
-		"(or call rte_rhashtable_rehash_run())", ht->name,
-		rte_atomic_load_explicit(&ht->ntables, rte_memory_order_relaxed),
-		RHT_SERVICE_PREFIX, ht->name);
+	if (ht->single_writer)
+		RHT_LOG(WARNING, "%s: %u bucket tables chained and the rehash worker has "
+			"not started on the first: its writer should call "
+			"rte_rhashtable_rehash_run()", ht->name,
+			rte_atomic_load_explicit(&ht->ntables, rte_memory_order_relaxed));
+	else
+		RHT_LOG(WARNING, "%s: %u bucket tables chained and the rehash worker has "
+			"not started on the first: is service %s%s mapped to a running "
+			"service lcore? (or call rte_rhashtable_rehash_run())", ht->name,
+			rte_atomic_load_explicit(&ht->ntables, rte_memory_order_relaxed),
+			RHT_SERVICE_PREFIX, ht->name);
 }
 
 /*
@@ -858,9 +866,14 @@ __rte_rht_deferred_work_needed(struct rte_rhashtable *ht)
 	rht_work_schedule(ht);
 	if (likely(rte_atomic_load_explicit(&ht->no_worker_warned, rte_memory_order_relaxed) != 0))
 		return;
-	if (!grow || rte_service_runstate_get(ht->service_id) == 1)
+	if (!grow || (!ht->single_writer && rte_service_runstate_get(ht->service_id) == 1))
 		return;
-	if (rte_atomic_exchange_explicit(&ht->no_worker_warned, 1, rte_memory_order_relaxed) == 0)
+	if (rte_atomic_exchange_explicit(&ht->no_worker_warned, 1, rte_memory_order_relaxed) != 0)
+		return;
+	if (ht->single_writer)
+		RHT_LOG(NOTICE, "%s: growing by emergency allocations only until its writer "
+			"calls rte_rhashtable_rehash_run()", ht->name);
+	else
 		RHT_LOG(NOTICE, "%s: no service lcore runs service %s%s; growing by emergency "
 			"allocations only: map it or call rte_rhashtable_rehash_run()",
 			ht->name, RHT_SERVICE_PREFIX, ht->name);
@@ -873,6 +886,11 @@ rte_rhashtable_service_id_get(const struct rte_rhashtable *ht, uint32_t *service
 	if (ht == NULL || service_id == NULL) {
 		RHT_LOG(ERR, "NULL %s", ht == NULL ? "table" : "service_id");
 		return -EINVAL;
+	}
+	if (ht->single_writer) {
+		RHT_LOG(ERR, "%s: a single-writer table has no service: its writer calls "
+			"rte_rhashtable_rehash_run()", ht->name);
+		return -ENOTSUP;
 	}
 	*service_id = ht->service_id;
 	return 0;

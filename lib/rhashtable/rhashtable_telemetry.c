@@ -52,7 +52,10 @@ add_stats(struct rte_tel_data *d, const struct rte_rhashtable *ht,
 	rte_tel_data_add_dict_uint(d, "min_size", ht->min_size);
 	rte_tel_data_add_dict_int(d, "automatic_shrinking", ht->automatic_shrinking);
 	rte_tel_data_add_dict_int(d, "rcu", ht->rcu.v != NULL);
-	rte_tel_data_add_dict_uint(d, "service_id", ht->service_id);
+	rte_tel_data_add_dict_int(d, "single_writer", ht->single_writer);
+	/* a single-writer table has no service */
+	if (!ht->single_writer)
+		rte_tel_data_add_dict_uint(d, "service_id", ht->service_id);
 }
 
 /* Runs under the tailq read lock: see __rte_rht_with_table(). */

@@ -175,8 +175,8 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 			}
 		}
 		c->hash = hash;
-		c->pushes = rht_takes_pushes(first, tbl);
-		rht_lock(lock);
+		c->pushes = rht_takes_pushes(ht, first, tbl);
+		rht_bucket_lock_take(ht, lock);
 		ret = bucket_scan(ht, bkt, c, &len);
 		/* acquire: pairs with __rte_rht_table_attach(); read under the bucket lock
 		 * so that the worker cannot have emptied this bucket yet.
@@ -184,7 +184,7 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 		next = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 		if (ret == 0 && next == NULL)
 			ret = bucket_link(ht, tbl, bkt, c, len);
-		rht_unlock(lock);
+		rht_bucket_lock_drop(ht, lock);
 		if (ret != 0 || next == NULL)
 			return ret < 0 ? ret : 0;
 		tbl = next;
@@ -312,11 +312,11 @@ visit_obj_buckets(struct rte_rhashtable *ht, const void *obj, bucket_visit_t fn,
 		uint32_t idx = rht_hash_idx(tbl, rht_obj_hash(ht, tbl, obj));
 		rte_spinlock_t *lock = rht_bucket_lock(tbl, idx);
 
-		rht_lock(lock);
-		ret = fn(ht, tbl, __rte_rht_bucket(tbl, idx), rht_takes_pushes(first, tbl), w, arg);
+		rht_bucket_lock_take(ht, lock);
+		ret = fn(ht, tbl, __rte_rht_bucket(tbl, idx), rht_takes_pushes(ht, first, tbl), w, arg);
 		/* acquire: pairs with __rte_rht_table_attach() */
 		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
-		rht_unlock(lock);
+		rht_bucket_lock_drop(ht, lock);
 	}
 	if (ret != 0)
 		__rte_rht_deferred_work_needed(ht);

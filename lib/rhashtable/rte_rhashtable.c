@@ -123,6 +123,7 @@ params_apply(struct rte_rhashtable *ht, const struct rte_rhashtable_params *p)
 	ht->min_size = RTE_MAX(round_down_pow2(p->min_size), (uint32_t)RTE_RHT_MIN_SIZE);
 	ht->max_elems = ht->max_size != 0 ? 2 * ht->max_size : RTE_RHASHTABLE_MAX_ELEMS;
 	ht->automatic_shrinking = p->automatic_shrinking;
+	ht->single_writer = p->single_writer;
 	ht->locks_per_table = locks_per_table(p);
 	ht->socket_id = p->socket_id;
 	rte_spinlock_init(&ht->rehash_lock);
@@ -272,7 +273,8 @@ table_create(const struct rte_rhashtable_params *p, bool rhlist)
 	ret = tailq_add(ht);
 	if (ret != 0)
 		goto err_tbl;
-	ret = __rte_rht_service_register(ht);
+	/* a single writer runs the worker itself */
+	ret = ht->single_writer ? 0 : __rte_rht_service_register(ht);
 	if (ret != 0)
 		goto err_tailq;
 	RHT_LOG(DEBUG, "%s: created with %u buckets on socket %d", ht->name, tbl->size,
@@ -349,7 +351,8 @@ rte_rhashtable_free_and_destroy(struct rte_rhashtable *ht,
 
 	if (ht == NULL)
 		return;
-	__rte_rht_service_unregister(ht);
+	if (!ht->single_writer)
+		__rte_rht_service_unregister(ht);
 	rte_spinlock_lock(&ht->rehash_lock);
 	tailq_del(ht);
 	for (tbl = ht->core.tbl; tbl != NULL; tbl = next) {

@@ -41,7 +41,9 @@
  *   QSBR variable (see rte_rhashtable_rcu_qsbr_add()) and must not report a
  *   quiescent state while they still use an object or a bucket they found.
  * - Writers (insert, remove, replace, rhltable insert/remove) may run on any
- *   number of threads at once: they serialise on per-bucket locks only.
+ *   number of threads at once: they serialise on per-bucket locks only. A
+ *   table created with single_writer has one writing thread at a time,
+ *   which also runs its rehash worker, and takes no lock.
  *   Writers walk bucket tables too: before it frees a bucket table the
  *   rehash worker waits for the write calls in progress to return, so
  *   writers need not be QSBR readers (an object that
@@ -185,6 +187,21 @@ struct rte_rhashtable_params {
 	 *   beyond, locks share lines (two up to 128, and so on), and
 	 *   writers on different lcores may then take turns on a line for
 	 *   different buckets.
+	 */
+	bool single_writer;
+	/**< One thread at a time makes every write call (insert, remove,
+	 *   replace, rhltable insert and remove) and runs the rehash worker
+	 *   through rte_rhashtable_rehash_run() or rte_rhashtable_rehash_lock(),
+	 *   as rte_hash's single writer (without
+	 *   RTE_HASH_EXTRA_FLAGS_MULTI_WRITER_ADD). The table then takes no
+	 *   bucket lock and no locked instruction on buckets: with nothing
+	 *   writing beside it, the worker moves objects with plain stores.
+	 *   Readers stay lock-free on any number of lcores and still never
+	 *   miss a present key. Such a table has no rehash service
+	 *   (rte_rhashtable_service_id_get() returns -ENOTSUP): the writer
+	 *   resizes it by calling rte_rhashtable_rehash_run() between its
+	 *   writes; until it does, inserts grow it by emergency allocations
+	 *   only (at 100% load or a full chain).
 	 */
 	rte_rhashtable_hashfn_t hashfn;
 	/**< Key hash; NULL: the library's seeded default,
@@ -785,7 +802,8 @@ rte_rhashtable_rehash_unlock(struct rte_rhashtable *ht);
  * @param service_id
  *   Output.
  * @return
- *   0 or -EINVAL (NULL argument).
+ *   0, -EINVAL (NULL argument) or -ENOTSUP (a single_writer table, which
+ *   has no service: its writer calls rte_rhashtable_rehash_run()).
  */
 __rte_experimental
 int

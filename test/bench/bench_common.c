@@ -162,7 +162,7 @@ bench_sys_has_sizing(enum bench_sys sys, enum bench_sizing z)
 	if (sys == BENCH_SYS_HASH)
 		return z == BENCH_PRESIZED;
 	if (sys == BENCH_SYS_LFHT)
-		return z != BENCH_GROW_SERVICE;
+		return z == BENCH_PRESIZED || z == BENCH_GROW_INLINE;
 	return sys < BENCH_SYS_MAX;
 }
 

@@ -375,6 +375,7 @@ sizing_name(bench_sizing z)
 	switch (z) {
 	case BENCH_PRESIZED: return "presized";
 	case BENCH_GROW_INLINE: return "grow";
+	case BENCH_GROW_SOLO: return "grow_1w";
 	default: return "grow_service";
 	}
 }
@@ -443,7 +444,7 @@ void
 register_writes(bench_sys sys, uint32_t n)
 {
 	static const bench_sizing sizings[] = {
-		BENCH_PRESIZED, BENCH_GROW_INLINE, BENCH_GROW_SERVICE,
+		BENCH_PRESIZED, BENCH_GROW_INLINE, BENCH_GROW_SOLO, BENCH_GROW_SERVICE,
 	};
 
 	benchmark::RegisterBenchmark(case_name({"memory", bench_sys_name(sys)}, n).c_str(),

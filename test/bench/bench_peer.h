@@ -138,11 +138,11 @@ struct rte_rhashtable;
 
 /**
  * An rte_rhashtable of 16-byte bench keys at the default size (64 buckets),
- * named "<prefix><n>", with bench_qsbr attached in defer-queue mode; NULL on
- * failure.
+ * named "<prefix><n>", with bench_qsbr attached in defer-queue mode (and
+ * single_writer as asked); NULL on failure.
  */
 struct rte_rhashtable *bench_rht_new(const char *prefix, size_t key_offset,
-				     size_t head_offset, bool shrink);
+				     size_t head_offset, bool shrink, bool single_writer);
 
 /** CPU time of the calling thread, in seconds. */
 double bench_thread_cpu_s(void);

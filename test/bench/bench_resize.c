@@ -197,7 +197,7 @@ ctx_build(struct resize_ctx *c)
 	c->objs = bench_objs_alloc(total, sizeof(*c->objs));
 	c->stream = malloc(sizeof(*c->stream) * STREAM_KEYS);
 	c->ht = bench_rht_new("bench_rsz", offsetof(struct resize_flow, key),
-			      offsetof(struct resize_flow, head), true);
+			      offsetof(struct resize_flow, head), true, false);
 	if (c->objs == NULL || c->stream == NULL || c->ht == NULL)
 		return -ENOMEM;
 	for (i = 0; i < total; i++)

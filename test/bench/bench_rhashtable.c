@@ -65,7 +65,8 @@ rht_objs_prepare(uint32_t n)
 }
 
 struct rte_rhashtable *
-bench_rht_new(const char *prefix, size_t key_offset, size_t head_offset, bool shrink)
+bench_rht_new(const char *prefix, size_t key_offset, size_t head_offset, bool shrink,
+	      bool single_writer)
 {
 	struct rte_rhashtable_params p = {
 		.socket_id = (int)rte_socket_id(),
@@ -73,6 +74,7 @@ bench_rht_new(const char *prefix, size_t key_offset, size_t head_offset, bool sh
 		.key_offset = key_offset,
 		.head_offset = head_offset,
 		.automatic_shrinking = shrink,
+		.single_writer = single_writer,
 	};
 	struct rte_rhashtable_rcu_config rcu = {
 		.v = bench_qsbr,
@@ -115,7 +117,8 @@ rht_insert_one(uint32_t i)
 		else
 			rte_rhashtable_rehash_run(tbl);
 	}
-	if (rc == 0 && sizing == BENCH_GROW_INLINE && (i + 1) % BENCH_BURST == 0)
+	if (rc == 0 && sizing != BENCH_PRESIZED && sizing != BENCH_GROW_SERVICE &&
+	    (i + 1) % BENCH_BURST == 0)
 		rc = rte_rhashtable_rehash_run(tbl);
 	return rc;
 }
@@ -195,7 +198,7 @@ rht_create(uint32_t n, enum bench_sizing z)
 	int rc = 0;
 
 	tbl = bench_rht_new("bench_rht", offsetof(struct rht_flow, key),
-			    offsetof(struct rht_flow, head), false);
+			    offsetof(struct rht_flow, head), false, z == BENCH_GROW_SOLO);
 	if (tbl == NULL)
 		return -rte_errno;
 	sizing = z;
@@ -351,7 +354,8 @@ const struct bench_peer bench_peer_rht = {
 		"(inlined, key length 16 known at compile time), single_call = the out-of-line "
 		"rte_rhashtable_lookup(); tables start at 64 buckets, growth by "
 		"rte_rhashtable_rehash_run() in the inserting thread after every "
-		"burst of 32 inserts (grow) or by the rehash service on a service lcore (grow_service)",
+		"burst of 32 inserts (grow; grow_1w in a single_writer table, which takes no lock, "
+		"as rte_hash's single writer) or by the rehash service on a service lcore (grow_service)",
 	.obj_size = sizeof(struct rht_flow),
 	.key_offset = offsetof(struct rht_flow, key),
 	.init = rht_init,

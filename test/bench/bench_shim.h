@@ -57,6 +57,7 @@ enum bench_sizing {
 	BENCH_PRESIZED = 0,  /**< Room for every key before the first insert. */
 	BENCH_GROW_INLINE,   /**< Starts at 64 buckets; the inserting thread rehashes. */
 	BENCH_GROW_SERVICE,  /**< Starts at 64 buckets; a service lcore rehashes. */
+	BENCH_GROW_SOLO,     /**< As BENCH_GROW_INLINE, in a single-writer table. */
 };
 
 /** Memory held by one full table. */
