@@ -543,8 +543,11 @@ rehash_some(struct rte_rhashtable *ht, uint32_t budget)
 		rht_writers_drain(ht);
 		ht->moves_miss_cache = rehash_misses_cache(ht, old);
 	}
-	/* the planned groups need distinct locks (see RHT_PLAN_GROUP) */
-	if (ht->moves_miss_cache && old->lock_mask >= RHT_PLAN_GROUP * (RHT_PLAN_LAG + 1))
+	/* the planned groups need distinct locks (see RHT_PLAN_GROUP), unless
+	 * the table has a single writer, which takes none
+	 */
+	if (ht->moves_miss_cache &&
+	    (ht->single_writer || old->lock_mask >= RHT_PLAN_GROUP * (RHT_PLAN_LAG + 1)))
 		moved = move_range_planned(ht, old, start, start + done);
 	else
 		moved = move_range(ht, old, start, start + done);
