@@ -313,7 +313,8 @@ visit_obj_buckets(struct rte_rhashtable *ht, const void *obj, bucket_visit_t fn,
 		rte_spinlock_t *lock = rht_bucket_lock(tbl, idx);
 
 		rht_bucket_lock_take(ht, lock);
-		ret = fn(ht, tbl, __rte_rht_bucket(tbl, idx), rht_takes_pushes(ht, first, tbl), w, arg);
+		ret = fn(ht, tbl, __rte_rht_bucket(tbl, idx), rht_takes_pushes(ht, first, tbl), w,
+			 arg);
 		/* acquire: pairs with __rte_rht_table_attach() */
 		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 		rht_bucket_lock_drop(ht, lock);
