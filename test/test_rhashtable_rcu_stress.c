@@ -61,6 +61,8 @@
 #define RS_BURST 64
 #define RS_SINGLES 16
 #define RS_RESEED_MS 20
+/* a single writer re-seeds itself, moving every object: less often */
+#define RS_RESEED_1W_MS 200
 #define RS_REPORT_S 10
 #define RS_MAX_WRITERS 2
 #define RS_PRINT_MAX 5
@@ -567,7 +569,8 @@ rs_control(const struct rs_cfg *cfg)
 	uint64_t hz = rte_get_timer_hz();
 	uint64_t now = rte_get_timer_cycles();
 	uint64_t deadline = now + cfg->seconds * hz;
-	uint64_t next_reseed = now + RS_RESEED_MS * hz / 1000;
+	uint64_t reseed_ms = cfg->worker == RS_WORKER_WRITER ? RS_RESEED_1W_MS : RS_RESEED_MS;
+	uint64_t next_reseed = now + reseed_ms * hz / 1000;
 	uint64_t next_report = now + RS_REPORT_S * hz;
 	struct rte_rhashtable_stats s;
 
@@ -578,7 +581,7 @@ rs_control(const struct rs_cfg *cfg)
 			rte_delay_us_sleep(1000);
 		if (cfg->worker != RS_WORKER_NONE && now >= next_reseed) {
 			rte_rhashtable_reseed(rs.ht);
-			next_reseed = now + RS_RESEED_MS * hz / 1000;
+			next_reseed = now + reseed_ms * hz / 1000;
 		}
 		if (now >= next_report) {
 			rte_rhashtable_stats_get(rs.ht, &s);
