@@ -765,7 +765,8 @@ rte_rhashtable_walk_exit(struct rte_rhashtable_iter *it);
  * stay in their bucket table, so a walk sees each exactly once. Inserts may
  * still allocate a new bucket table when the load passes 100%.
  *
- * Control path; blocks.
+ * Control path; blocks. In a single_writer table, it may finish a rehash:
+ * call it from the writing thread, as rte_rhashtable_rehash_run().
  *
  * @param ht
  *   The table.
@@ -817,7 +818,9 @@ rte_rhashtable_service_id_get(const struct rte_rhashtable *ht, uint32_t *service
  * objects, then grow, shrink or re-seed until the table is within its
  * thresholds, and reclaim what the RCU defer queue allows.
  *
- * Control path; blocks while another thread holds the rehash lock.
+ * Control path; blocks while another thread holds the rehash lock. In a
+ * single_writer table it moves objects without locks: call it from the
+ * writing thread, between its writes.
  *
  * @param ht
  *   The table.
