@@ -204,6 +204,8 @@ tel_setup(void)
 	p.name = "rht_tel_list";
 	p.key_offset = offsetof(struct test_list_obj, key);
 	p.head_offset = offsetof(struct test_list_obj, node);
+	/* written by this thread alone: a single-writer table, with no service */
+	p.single_writer = true;
 	tel_hlt = rte_rhltable_create(&p);
 	TEST_ASSERT_NOT_NULL(tel_hlt, "rhltable create: %s", rte_strerror(rte_errno));
 	/* the rhltable's objects share the key 7 and live in tel_objs' tail */
@@ -233,9 +235,31 @@ check_fields(const char *json, const struct rte_rhashtable_stats *s)
 	return TEST_SUCCESS;
 }
 
-/* /rhashtable/info,<name> matches rte_rhashtable_stats_get(). */
+/* The writer mode in json, and the service of a table that has one. */
 static int
-check_info(int fd, struct rte_rhashtable *ht, const char *name, const char *type)
+check_writer_fields(const char *json, const struct rte_rhashtable *ht, bool single_writer)
+{
+	uint32_t sid;
+	uint64_t v;
+
+	TEST_ASSERT_SUCCESS(json_u64(json, "single_writer", &v), "no single_writer in reply");
+	TEST_ASSERT_EQUAL(v, single_writer, "single_writer %" PRIu64 ", created with %d", v,
+			  single_writer);
+	if (single_writer) {
+		TEST_ASSERT(json_u64(json, "service_id", &v) != 0,
+			    "a single-writer table reports service %" PRIu64, v);
+		return TEST_SUCCESS;
+	}
+	TEST_ASSERT_SUCCESS(rte_rhashtable_service_id_get(ht, &sid), "service_id_get");
+	TEST_ASSERT_SUCCESS(json_u64(json, "service_id", &v), "no service_id in reply");
+	TEST_ASSERT_EQUAL(v, sid, "service_id %" PRIu64 " in telemetry, %u", v, sid);
+	return TEST_SUCCESS;
+}
+
+/* /rhashtable/info,<name> matches rte_rhashtable_stats_get() and the parameters. */
+static int
+check_info(int fd, struct rte_rhashtable *ht, const char *name, const char *type,
+	   bool single_writer)
 {
 	struct rte_rhashtable_stats s;
 	char cmd[64];
@@ -248,6 +272,8 @@ check_info(int fd, struct rte_rhashtable *ht, const char *name, const char *type
 	TEST_ASSERT(json_has_string(tel_buf, "name", name), "name %s missing", name);
 	TEST_ASSERT(json_has_string(tel_buf, "type", type), "type %s missing", type);
 	TEST_ASSERT_SUCCESS(check_fields(tel_buf, &s), "fields of %s", name);
+	TEST_ASSERT_SUCCESS(check_writer_fields(tel_buf, ht, single_writer), "writers of %s",
+			    name);
 	return TEST_SUCCESS;
 }
 
@@ -383,9 +409,10 @@ telemetry_checks(int fd)
 	TEST_ASSERT(s.grows > 0 && s.rehashes_done > 0 && s.objs_moved > 0,
 		    "setup did not grow the table (grows %" PRIu64 ")", s.grows);
 	TEST_ASSERT_SUCCESS(test_telemetry_list(fd), "list");
-	TEST_ASSERT_SUCCESS(check_info(fd, tel_ht, "rht_tel_grown", "rhashtable"), "info");
+	TEST_ASSERT_SUCCESS(check_info(fd, tel_ht, "rht_tel_grown", "rhashtable", false),
+			    "info");
 	TEST_ASSERT_SUCCESS(check_info(fd, rte_rhltable_table(tel_hlt), "rht_tel_list",
-				       "rhltable"), "rhltable info");
+				       "rhltable", true), "rhltable info");
 	TEST_ASSERT_SUCCESS(test_telemetry_errors(fd), "errors");
 	TEST_ASSERT_SUCCESS(test_telemetry_vs_free(fd), "telemetry vs free");
 	TEST_ASSERT_SUCCESS(test_telemetry_script(), "dpdk-telemetry.py");
