@@ -4,9 +4,9 @@
 
 /*
  * rhashtable_autotest: create/free/find_existing, parameter checks, and the
- * object API (insert, lookup, lookup_insert, lookup_get_insert, remove,
- * replace, lookup_bulk, count, stats, custom and variable-length keys,
- * free_and_destroy).
+ * object API (insert, lookup, lookup_insert, lookup_get_insert,
+ * lookup_insert_bulk, remove, replace, lookup_bulk, count, stats, custom and
+ * variable-length keys, free_and_destroy).
  */
 
 #include <ctype.h>
@@ -467,6 +467,161 @@ test_lookup_bulk_chains(void)
 	rte_rhashtable_free(ht);
 	ht = NULL;
 	rte_free(pool);
+	return rc;
+}
+
+/* Insert objs[from..from + n) in one bulk call; its return value. */
+static int
+insert_bulk(struct rte_rhashtable *t, struct test_obj *o, uint32_t from, uint32_t n, int *rets)
+{
+	struct rte_rhash_head *heads[RTE_RHASHTABLE_INSERT_BULK_MAX];
+	uint32_t k;
+
+	for (k = 0; k < n; k++)
+		heads[k] = &o[from + k].node;
+	return rte_rhashtable_lookup_insert_bulk(t, heads, n, rets, NULL);
+}
+
+/*
+ * Bursts of every size from 1 to RTE_RHASHTABLE_INSERT_BULK_MAX fill the
+ * table, which grows under them (nothing runs the worker: emergency
+ * growth); then a burst mixing new keys, a present key, a key twice and a
+ * NULL object gets lookup_insert's answer for each.
+ */
+static int
+test_lookup_insert_bulk(void)
+{
+	struct test_obj *extra = test_objs_alloc(3, N_OBJS + 1);
+	struct test_obj twin = { .cookie = TEST_OBJ_COOKIE, .key = objs[5].key };
+	struct rte_rhash_head *mixed[6];
+	int rets[RTE_RHASHTABLE_INSERT_BULK_MAX];
+	const int want[6] = { 0, -EEXIST, -EINVAL, 0, -EEXIST, 0 };
+	const void *want_existing[6] = { NULL, &objs[5], NULL, NULL, &extra[0], NULL };
+	void *existing[6];
+	uint32_t i, k, n, burst = 1;
+	int ret;
+
+	TEST_ASSERT_NOT_NULL(extra, "objects");
+	for (i = 0; i < N_OBJS; i += n, burst = burst % RTE_RHASHTABLE_INSERT_BULK_MAX + 1) {
+		n = RTE_MIN(burst, N_OBJS - i);
+		ret = insert_bulk(ht, objs, i, n, rets);
+		TEST_ASSERT_EQUAL(ret, (int)n, "burst of %u from %u: %d inserted", n, i, ret);
+		for (k = 0; k < n; k++)
+			TEST_ASSERT_EQUAL(rets[k], 0, "object %u: %d", i + k, rets[k]);
+	}
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, N_OBJS, true), "lookup after bulk inserts");
+	TEST_ASSERT(test_stats(ht).ntables > 1 || test_table_buckets(ht, 0) > 64,
+		    "the table did not grow under the bursts");
+
+	/* extra[0] is inserted, then offered again in the same burst */
+	mixed[0] = &extra[0].node;
+	mixed[1] = &twin.node;
+	mixed[2] = NULL;
+	mixed[3] = &extra[1].node;
+	mixed[4] = &extra[0].node;
+	mixed[5] = &extra[2].node;
+	memset(existing, 0xa5, sizeof(existing));
+	ret = rte_rhashtable_lookup_insert_bulk(ht, mixed, RTE_DIM(mixed), rets, existing);
+	TEST_ASSERT_EQUAL(ret, 3, "mixed burst: %d inserted", ret);
+	for (k = 0; k < RTE_DIM(mixed); k++) {
+		TEST_ASSERT_EQUAL(rets[k], want[k], "mixed burst, object %u: %d, not %d", k,
+				  rets[k], want[k]);
+		TEST_ASSERT_EQUAL(existing[k], want_existing[k], "mixed burst, object %u: "
+				  "existing %p, not %p", k, existing[k], want_existing[k]);
+	}
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup(ht, &twin.key), &objs[5],
+			  "the refused twin replaced the object");
+	TEST_ASSERT_SUCCESS(test_found(ht, extra, 0, 3, true), "new keys of the mixed burst");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), N_OBJS + 3, "count %u",
+			  rte_rhashtable_count(ht));
+	TEST_ASSERT_EQUAL(test_stats(ht).refused_eexist, 2, "stats.refused_eexist");
+
+	/* bad arguments change nothing */
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_insert_bulk(NULL, mixed, 1, rets, NULL), -EINVAL,
+			  "NULL table");
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_insert_bulk(ht, NULL, 1, rets, NULL), -EINVAL,
+			  "NULL objects");
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_insert_bulk(ht, mixed, 1, NULL, NULL), -EINVAL,
+			  "NULL rets");
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_insert_bulk(ht, mixed, 0, rets, NULL), -EINVAL,
+			  "no object");
+	/* refused before objs is read */
+	ret = rte_rhashtable_lookup_insert_bulk(ht, mixed, RTE_RHASHTABLE_INSERT_BULK_MAX + 1,
+						rets, NULL);
+	TEST_ASSERT_EQUAL(ret, -EINVAL, "above RTE_RHASHTABLE_INSERT_BULK_MAX");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), N_OBJS + 3, "count after bad arguments");
+	/* the table links extra's objects: free it first */
+	rte_rhashtable_free(ht);
+	ht = NULL;
+	rte_free(extra);
+	return TEST_SUCCESS;
+}
+
+/*
+ * A bulk insert answers as lookup_insert one object after the other, also
+ * where chains reach RTE_RHT_MAX_CHAIN_LEN: two tables with a seedless
+ * hash of few values take the same objects, one by single calls, one by
+ * bursts of 32, and must end alike, object by object.
+ */
+#define BULK_SAME_N 600
+
+static uint32_t
+few_buckets_hash(const void *key, uint32_t key_len, uint32_t seed)
+{
+	return test_seedless_hash(key, key_len, seed) % 7;
+}
+
+static int
+bulk_same_body(struct rte_rhashtable *one, struct rte_rhashtable *bulk, struct test_obj *a,
+	       struct test_obj *b)
+{
+	int rets[32], single, ebusy = 0;
+	uint32_t i, k, n;
+
+	for (i = 0; i < BULK_SAME_N; i += n) {
+		n = RTE_MIN(32U, BULK_SAME_N - i);
+		insert_bulk(bulk, b, i, n, rets);
+		for (k = 0; k < n; k++) {
+			single = rte_rhashtable_lookup_insert(one, &a[i + k].node);
+			TEST_ASSERT_EQUAL(rets[k], single, "object %u: bulk %d, single %d", i + k,
+					  rets[k], single);
+			ebusy += single == -EBUSY;
+		}
+	}
+	TEST_ASSERT(ebusy > 0, "no chain reached its limit: the case tests nothing");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(bulk), rte_rhashtable_count(one), "counts");
+	for (i = 0; i < BULK_SAME_N; i++) {
+		bool in_one = rte_rhashtable_lookup(one, &a[i].key) != NULL;
+
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup(bulk, &b[i].key) != NULL, in_one,
+				  "key %u", a[i].key);
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+test_lookup_insert_bulk_chains(void)
+{
+	struct test_obj *a = test_objs_alloc(BULK_SAME_N, 1);
+	struct test_obj *b = test_objs_alloc(BULK_SAME_N, 1);
+	struct rte_rhashtable *one = NULL, *bulk = NULL;
+	struct rte_rhashtable_params p;
+	int rc = TEST_FAILED;
+
+	test_params_init(&p, "rht_bulk_one");
+	p.hashfn = few_buckets_hash;
+	one = rte_rhashtable_create(&p);
+	test_params_init(&p, "rht_bulk_many");
+	p.hashfn = few_buckets_hash;
+	bulk = rte_rhashtable_create(&p);
+	if (a != NULL && b != NULL && one != NULL && bulk != NULL)
+		rc = bulk_same_body(one, bulk, a, b);
+	else
+		printf("no memory for the tables or objects\n");
+	rte_rhashtable_free(one);
+	rte_rhashtable_free(bulk);
+	rte_free(a);
+	rte_free(b);
 	return rc;
 }
 
@@ -960,6 +1115,8 @@ static struct unit_test_suite rhashtable_suite = {
 		TEST_CASE_ST(basic_setup, basic_teardown, test_lookup_bulk),
 		TEST_CASE_ST(basic_setup, basic_teardown, test_lookup_bulk_chains),
 		TEST_CASE_ST(basic_setup, basic_teardown, test_lookup_fast),
+		TEST_CASE_ST(basic_setup, basic_teardown, test_lookup_insert_bulk),
+		TEST_CASE(test_lookup_insert_bulk_chains),
 		TEST_CASE(test_key_lengths),
 		TEST_CASE(test_custom_functions),
 		TEST_CASE(test_variable_keys),

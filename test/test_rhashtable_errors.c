@@ -339,8 +339,10 @@ static int
 test_writers_bad_args(void)
 {
 	struct rte_rhash_head *outh = &outsider->node;
+	struct rte_rhash_head *burst[2];
 	struct test_obj twin = objs[3];
 	void *existing = NULL;
+	int rets[2];
 
 	EXPECT(rte_rhashtable_insert(NULL, outh), -EINVAL, 1, "table");
 	EXPECT(rte_rhashtable_insert(ht, NULL), -EINVAL, 1, "object");
@@ -356,6 +358,18 @@ test_writers_bad_args(void)
 	/* a copy of a present object, same key, other address: not in the table */
 	twin.node.next = NULL;
 	EXPECT(rte_rhashtable_remove(ht, &twin.node), -ENOENT, 0, NULL);
+
+	/* bulk: bad arguments are logged once; in a burst, a NULL object is
+	 * logged and refused alone, a present key refused silently
+	 */
+	burst[0] = &twin.node;
+	burst[1] = NULL;
+	EXPECT(rte_rhashtable_lookup_insert_bulk(NULL, burst, 1, rets, NULL), -EINVAL, 1, "num_objs");
+	EXPECT(rte_rhashtable_lookup_insert_bulk(ht, burst, 0, rets, NULL), -EINVAL, 1, "num_objs");
+	EXPECT(rte_rhashtable_lookup_insert_bulk(ht, burst, 1, NULL, NULL), -EINVAL, 1, "num_objs");
+	EXPECT(rte_rhashtable_lookup_insert_bulk(ht, burst, 2, rets, NULL), 0, 1, "object");
+	TEST_ASSERT(rets[0] == -EEXIST && rets[1] == -EINVAL, "burst rets %d %d", rets[0],
+		    rets[1]);
 
 	/* the key is present: refused, existing points to the object in the table */
 	EXPECT(rte_rhashtable_lookup_insert(ht, &twin.node), -EEXIST, 0, NULL);

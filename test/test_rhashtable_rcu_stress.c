@@ -16,7 +16,8 @@
  *   at a time, and check every object returned: its key, and that free_obj
  *   has not poisoned it. They report a quiescent state between bursts.
  * - Writer 0 fills the table with bulk keys, forcing grows, then empties it,
- *   forcing shrinks, over and over; it also replaces stable objects.
+ *   forcing shrinks, over and over (every other fill in bursts of
+ *   rte_rhashtable_lookup_insert_bulk()); it also replaces stable objects.
  * - Every writer churns its own keys with insert, lookup_insert,
  *   lookup_get_insert, remove and replace, and knows exactly what its own
  *   lookups must return.
@@ -287,13 +288,64 @@ rs_replace(struct rs_writer *w, struct stress_obj *old, struct stress_obj *n,
 	return ret;
 }
 
-/* One fill or drain step of the bulk keys: the table grows, then shrinks. */
+/* Bulk keys a burst of rs_bulk_fill_burst() inserts. */
+#define RS_FILL_BURST 16
+
+/*
+ * A fill step of up to RS_FILL_BURST bulk keys in one
+ * rte_rhashtable_lookup_insert_bulk() call: each must go in.
+ */
+static void
+rs_bulk_fill_burst(struct rs_writer *w, unsigned int id, struct stress_counts *c)
+{
+	uint32_t n = RTE_MIN((uint32_t)RS_FILL_BURST, rs.cfg->bulk_target - w->nbulk);
+	struct rte_rhash_head *heads[RS_FILL_BURST];
+	struct stress_obj *o[RS_FILL_BURST];
+	uint32_t made, k, first = w->nbulk;
+	int rets[RS_FILL_BURST], ret;
+
+	for (made = 0; made < n; made++) {
+		o[made] = stress_obj_new(STRESS_KEY(STRESS_CLS_BULK, first + made), id);
+		if (o[made] == NULL)
+			break;
+		heads[made] = &o[made]->node;
+	}
+	if (made == 0)
+		return;
+	ret = rte_rhashtable_lookup_insert_bulk(rs.ht, heads, made, rets, NULL);
+	if (ret != (int)made)
+		rs_error(c, "bulk burst insert: objects inserted",
+			 STRESS_KEY(STRESS_CLS_BULK, first), ret);
+	for (k = 0; k < made; k++) {
+		if (ret < 0 || rets[k] != 0) {
+			if (ret >= 0)
+				rs_error(c, "bulk burst insert",
+					 STRESS_KEY(STRESS_CLS_BULK, first + k), rets[k]);
+			stress_obj_discard(o[k]);
+			continue;
+		}
+		w->bulk[w->nbulk++] = o[k];
+	}
+	if (w->nbulk == rs.cfg->bulk_target) {
+		w->filling = false;
+		w->fills++;
+	}
+}
+
+/*
+ * One fill or drain step of the bulk keys: the table grows, then shrinks.
+ * Every other fill inserts in bursts.
+ */
 static void
 rs_bulk_step(struct rs_writer *w, unsigned int id, struct stress_counts *c)
 {
 	struct stress_obj *o;
 	int ret;
 
+	if (w->filling && (w->fills & 1) != 0) {
+		rs_bulk_fill_burst(w, id, c);
+		return;
+	}
 	if (w->filling) {
 		uint64_t key = STRESS_KEY(STRESS_CLS_BULK, w->nbulk);
 

@@ -129,6 +129,8 @@ test_rhl_lists(void)
 	struct rte_rhashtable *t = rte_rhltable_table(hlt);
 	struct rte_rhashtable_stats s;
 	uint32_t absent = N_KEYS + 5;
+	struct rte_rhash_head *head;
+	int ret;
 
 	TEST_ASSERT_NOT_NULL(t, "rhltable_table");
 	TEST_ASSERT_EQUAL(rte_rhashtable_find_existing("rhl_test"), t,
@@ -146,6 +148,11 @@ test_rhl_lists(void)
 	TEST_ASSERT_EQUAL(rte_rhltable_insert(hlt, NULL), -EINVAL, "insert(hlt, NULL)");
 	TEST_ASSERT_EQUAL(rte_rhltable_remove(hlt, NULL), -EINVAL, "remove(hlt, NULL)");
 	TEST_ASSERT_NULL(rte_rhltable_table(NULL), "rhltable_table(NULL)");
+	/* its table takes rhltable inserts only */
+	head = (struct rte_rhash_head *)&lobjs[0].list;
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_insert_bulk(t, &head, 1, &ret, NULL), -EINVAL,
+			  "lookup_insert_bulk into an rhltable's table");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(t), N_LOBJS, "count after a refused insert");
 	return TEST_SUCCESS;
 }
 

@@ -80,6 +80,9 @@ extern "C" {
 /** Most keys one rte_rhashtable_lookup_bulk() call takes. */
 #define RTE_RHASHTABLE_LOOKUP_BULK_MAX 64
 
+/** Most objects one rte_rhashtable_lookup_insert_bulk() call takes. */
+#define RTE_RHASHTABLE_INSERT_BULK_MAX 64
+
 /** Deepest stage rte_rhashtable_prefetch_bulk() takes. */
 #define RTE_RHASHTABLE_PREFETCH_DEPTH_MAX 2
 
@@ -536,6 +539,48 @@ rte_rhashtable_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj);
 __rte_experimental
 int
 rte_rhashtable_lookup_insert(struct rte_rhashtable *ht, struct rte_rhash_head *obj);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Insert a burst of objects, each unless an object with its key is present,
+ * overlapping their memory accesses: the buckets of the whole burst are
+ * fetched before the first insert, so that the inserts do not wait for
+ * their buckets one after the other (a flow table that creates the new
+ * flows of a received burst together).
+ *
+ * Writer, as rte_rhashtable_insert(). The objects go in one after the other,
+ * in array order, each as rte_rhashtable_lookup_get_insert() would take it:
+ * an object whose key an earlier object of the burst has is refused with
+ * -EEXIST (and that object is its existing one: two packets of a new flow
+ * in one burst share the flow the first created), and an object refused
+ * leaves the table as it was. The call is one write call for the rehash
+ * worker, which waits for it to return before it frees a bucket table.
+ *
+ * @param ht
+ *   The table.
+ * @param objs
+ *   num_objs object heads.
+ * @param num_objs
+ *   1 to RTE_RHASHTABLE_INSERT_BULK_MAX.
+ * @param rets
+ *   Output: rets[i] is what rte_rhashtable_lookup_get_insert() returns for
+ *   objs[i]: 0, -EEXIST, -EINVAL (NULL or unaligned object), -E2BIG,
+ *   -ENOMEM or -EBUSY.
+ * @param existing
+ *   Output, may be NULL: existing[i] is the object already present with the
+ *   key of objs[i] when rets[i] is -EEXIST (protected as a lookup result
+ *   is), NULL otherwise.
+ * @return
+ *   The number of objects inserted, or -EINVAL (ht, objs or rets NULL, ht an
+ *   rhltable's table, num_objs 0 or above RTE_RHASHTABLE_INSERT_BULK_MAX);
+ *   the table is then unchanged.
+ */
+__rte_experimental
+int
+rte_rhashtable_lookup_insert_bulk(struct rte_rhashtable *ht, struct rte_rhash_head *const objs[],
+				  uint32_t num_objs, int rets[], void *existing[]);
 
 /**
  * @warning

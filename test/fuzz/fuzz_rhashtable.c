@@ -237,6 +237,47 @@ insert_outcome(int ret, uint32_t tables_before, bool key_present)
 
 /* ---- operations ---- */
 
+/*
+ * lookup_insert_bulk of free slot s and up to three free slots after it,
+ * two objects a key from key on (the second of each pair meets the first
+ * in the same burst): each outcome as lookup_insert's, in turn. Nothing
+ * shrinks the table during the call, so the count of tables after it
+ * bounds that of every insert.
+ */
+static void
+op_insert_burst(uint32_t s, uint32_t key)
+{
+	uint32_t want = 1 + (s >> 1) % 4, n = 0, j, t, tables;
+	struct rte_rhash_head *heads[4];
+	int rets[4], ret, e, inserted = 0;
+	void *existing[4];
+	uint32_t slot[4];
+	bool present;
+
+	for (j = 0; j < FZ_SLOTS && n < want; j++) {
+		t = (s + j) % FZ_SLOTS;
+		if (S.in[t])
+			continue;
+		S.obj[t].key = (key + n / 2) % FZ_KEYS;
+		slot[n] = t;
+		heads[n++] = &S.obj[t].node.rhead;
+	}
+	ret = rte_rhashtable_lookup_insert_bulk(S.ht, heads, n, rets, existing);
+	tables = ntables();
+	for (j = 0; j < n; j++) {
+		present = model_key_count(S.obj[slot[j]].key) != 0;
+		FZ_CHECK(!present || rets[j] == -EEXIST, "bulk insert of a present key: %d",
+			 rets[j]);
+		e = slot_of(existing[j]);
+		FZ_CHECK(rets[j] == -EEXIST ? e >= 0 && S.in[e] &&
+			 S.obj[e].key == S.obj[slot[j]].key : existing[j] == NULL,
+			 "bulk insert: wrong existing object for %d", rets[j]);
+		S.in[slot[j]] = insert_outcome(rets[j], tables, present);
+		inserted += S.in[slot[j]];
+	}
+	FZ_CHECK(ret == inserted, "bulk insert returned %d, %d objects inserted", ret, inserted);
+}
+
 static void
 op_insert(struct fz_input *in, int how)
 {
@@ -256,6 +297,9 @@ op_insert(struct fz_input *in, int how)
 	} else if (how == 0) {
 		ret = rte_rhashtable_insert(S.ht, &S.obj[s].node.rhead);
 		present = false; /* duplicates allowed */
+	} else if (how == 1 && (s & 1) != 0) {
+		op_insert_burst(s, S.obj[s].key);
+		return;
 	} else if (how == 1) {
 		ret = rte_rhashtable_lookup_insert(S.ht, &S.obj[s].node.rhead);
 		FZ_CHECK(!present || ret == -EEXIST, "lookup_insert of a present key: %d", ret);
