@@ -26,6 +26,8 @@ import sys
 SYSTEMS = ["rhashtable", "rte_hash", "cds_lfht"]
 STREAMS = ["hit_uniform", "hit_zipf", "miss_uniform", "miss_zipf"]
 SIZINGS = ["presized", "grow", "grow_1w", "grow_service"]
+# rte_rhashtable only: the same, inserting bursts of 32 in one call
+BULK_SIZINGS = [z + "_bulk32" for z in SIZINGS]
 
 
 def size_label(n):
@@ -186,6 +188,12 @@ def section_headline(r):
                                "1.0x" if sizing == "grow_service" else "0.8x"),
                 r.get("insert", "rhashtable", sizing, big),
                 r.get("insert", "rte_hash", "presized", big))
+        for sizing in ("grow_bulk32", "grow_1w_bulk32", "grow_service_bulk32"):
+            add("insert in bursts of 32 (rte_rhashtable_lookup_insert_bulk()), growth "
+                "64 -> %s (%s): rhashtable / rte_hash pre-sized insert (one at a time, "
+                "rte_hash has no bulk insert)" % (size_label(big), sizing),
+                r.get("insert", "rhashtable", sizing, big),
+                r.get("insert", "rte_hash", "presized", big))
     for mode in ("bulk32", "single"):
         c = r.cases.get(("resize", "rhashtable", mode, 1 << 20))
         if c is None or c["error"]:
@@ -281,7 +289,7 @@ def section_writes(r):
     for n in r.sizes:
         lim = r.limit("batch32", n)
         ref_hash = r.get("insert", "rte_hash", "presized", n)
-        for sizing in SIZINGS:
+        for sizing in SIZINGS + BULK_SIZINGS:
             vals = [r.get("insert", s, sizing, n) for s in SYSTEMS]
             if all(v is None for v in vals):
                 continue
@@ -412,6 +420,8 @@ def write_markdown(r, out_dir, plots, machine, dpdk):
            "rehash worker; `grow_1w`: the same in a `single_writer` rte_rhashtable "
            "(no bucket locks, as rte_hash's single writer); `grow_service`: "
            "rte_rhashtable's rehash on a service lcore. A growing run ends when the table has settled. "
+           "`_bulk32`: rte_rhashtable inserting bursts of 32 objects with "
+           "`rte_rhashtable_lookup_insert_bulk()` (the other systems have no bulk insert). "
            "In parentheses: share of the batch32 memory-limit probe.", "",
            section_writes(r), ""]
     md += ["## Memory per entry", "", section_memory(r), ""]

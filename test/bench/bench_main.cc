@@ -210,11 +210,13 @@ BM_contend(benchmark::State &st, bench_sys sys, bench_lookup_mode mode, int writ
 }
 
 void
-BM_insert(benchmark::State &st, bench_sys sys, bench_sizing z, uint32_t n)
+BM_insert(benchmark::State &st, bench_sys sys, bench_sizing z, uint32_t n, bool bulk)
 {
 	double total = 0;
 	uint64_t ops = 0;
 	bool stalled = false;
+
+	bench_rht_insert_bulk(bulk);
 
 	for (auto _ : st) {
 		uint32_t done = 0;
@@ -242,6 +244,7 @@ BM_insert(benchmark::State &st, bench_sys sys, bench_sizing z, uint32_t n)
 			break;
 		}
 	}
+	bench_rht_insert_bulk(0);
 	set_rate(st, static_cast<double>(ops), total, n);
 	st.counters["stalled"] = stalled;
 	if (stalled)
@@ -452,14 +455,21 @@ register_writes(bench_sys sys, uint32_t n)
 	benchmark::RegisterBenchmark(case_name({"remove", bench_sys_name(sys)}, n).c_str(),
 				     BM_remove, sys, n)
 		->UseManualTime()->Iterations(table_iterations(n))->Unit(benchmark::kMillisecond);
-	for (bench_sizing z : sizings) {
-		if (!bench_sys_has_sizing(sys, z))
+	for (int bulk = 0; bulk <= 1; bulk++) {
+		/* only rte_rhashtable has a bulk insert */
+		if (bulk && sys != BENCH_SYS_RHT)
 			continue;
-		benchmark::RegisterBenchmark(
-			case_name({"insert", bench_sys_name(sys), sizing_name(z)}, n).c_str(),
-			BM_insert, sys, z, n)
-			->UseManualTime()->Iterations(table_iterations(n))
-			->Unit(benchmark::kMillisecond);
+		for (bench_sizing z : sizings) {
+			if (!bench_sys_has_sizing(sys, z))
+				continue;
+			std::string sizing = std::string(sizing_name(z)) + (bulk ? "_bulk32" : "");
+
+			benchmark::RegisterBenchmark(
+				case_name({"insert", bench_sys_name(sys), sizing}, n).c_str(),
+				BM_insert, sys, z, n, bulk != 0)
+				->UseManualTime()->Iterations(table_iterations(n))
+				->Unit(benchmark::kMillisecond);
+		}
 	}
 }
 

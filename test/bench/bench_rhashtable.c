@@ -38,6 +38,13 @@ static enum bench_sizing sizing;
 static uint32_t svc_id;
 static int svc_on;
 static uint64_t ebusy_retries;
+static int insert_bulk;
+
+void
+bench_rht_insert_bulk(int on)
+{
+	insert_bulk = on;
+}
 
 static int
 rht_init(void)
@@ -123,6 +130,43 @@ rht_insert_one(uint32_t i)
 	return rc;
 }
 
+/* The n objects from i, one call each. */
+static int
+rht_insert_each(uint32_t i, uint32_t n)
+{
+	uint32_t k;
+	int rc = 0;
+
+	for (k = 0; k < n && rc == 0; k++)
+		rc = rht_insert_one(i + k);
+	return rc;
+}
+
+/* The n objects from i in one call, then the worker as rht_insert_one(). */
+static int
+rht_insert_burst(uint32_t i, uint32_t n)
+{
+	struct rte_rhash_head *heads[BENCH_BURST];
+	int rets[BENCH_BURST];
+	uint32_t k;
+	int rc;
+
+	for (k = 0; k < n; k++)
+		heads[k] = &objs[i + k].head;
+	rc = rte_rhashtable_lookup_insert_bulk(tbl, heads, n, rets, NULL);
+	if (rc < 0)
+		return rc;
+	for (k = 0; k < n; k++) {
+		if (rets[k] == -EBUSY)
+			rets[k] = rht_insert_one(i + k);
+		if (rets[k] != 0)
+			return rets[k];
+	}
+	if (sizing != BENCH_PRESIZED && sizing != BENCH_GROW_SERVICE)
+		rc = rte_rhashtable_rehash_run(tbl);
+	return rc < 0 ? rc : 0;
+}
+
 /*
  * With the rehash service running on another lcore, the inserting thread is
  * an online QSBR reader: a writer holds a bucket-table pointer between
@@ -133,14 +177,15 @@ static int
 rht_insert(uint32_t lo, uint32_t hi)
 {
 	bool guard = sizing == BENCH_GROW_SERVICE;
-	uint32_t i;
+	uint32_t i, n;
 	int rc = 0;
 
 	if (guard)
 		bench_reader_online();
-	for (i = lo; i < hi && rc == 0; i++) {
-		rc = rht_insert_one(i);
-		if (guard && (i & 31) == 31)
+	for (i = lo; i < hi && rc == 0; i += n) {
+		n = RTE_MIN(hi - i, (uint32_t)BENCH_BURST);
+		rc = insert_bulk ? rht_insert_burst(i, n) : rht_insert_each(i, n);
+		if (guard)
 			rte_rcu_qsbr_quiescent(bench_qsbr, bench_qsbr_tid);
 	}
 	if (guard)

@@ -192,6 +192,13 @@ int bench_contend_run(enum bench_sys sys, enum bench_lookup_mode mode, uint32_t 
 int bench_insert_setup(enum bench_sys sys, uint32_t n, enum bench_sizing z);
 
 /**
+ * Whether rte_rhashtable's insert benchmarks insert BENCH_BURST objects a
+ * call (rte_rhashtable_lookup_insert_bulk()) or one (the default); the
+ * other systems have no bulk insert.
+ */
+void bench_rht_insert_bulk(int on);
+
+/**
  * Insert the n objects and, for growing tables, wait until the table has
  * settled (one bucket table, load below the grow threshold).
  *
