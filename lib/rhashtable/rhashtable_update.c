@@ -353,7 +353,7 @@ rte_rhashtable_lookup_get_insert(struct rte_rhashtable *ht, struct rte_rhash_hea
 
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_lookup_insert_bulk, 26.03)
 int
-rte_rhashtable_lookup_insert_bulk(struct rte_rhashtable *ht, struct rte_rhash_head *const objs[],
+rte_rhashtable_lookup_insert_bulk(struct rte_rhashtable *ht, struct rte_rhash_head *objs[],
 				  uint32_t num_objs, int rets[], void *existing[])
 {
 	struct rht_insert_ctx c[RTE_RHASHTABLE_INSERT_BULK_MAX];

@@ -579,7 +579,7 @@ rte_rhashtable_lookup_insert(struct rte_rhashtable *ht, struct rte_rhash_head *o
  */
 __rte_experimental
 int
-rte_rhashtable_lookup_insert_bulk(struct rte_rhashtable *ht, struct rte_rhash_head *const objs[],
+rte_rhashtable_lookup_insert_bulk(struct rte_rhashtable *ht, struct rte_rhash_head *objs[],
 				  uint32_t num_objs, int rets[], void *existing[]);
 
 /**
