@@ -116,6 +116,21 @@ rht_insert(void *be, struct flow *f, struct flow **existing)
 	return ret;
 }
 
+static void
+rht_insert_bulk(void *be, struct flow **f, uint32_t n, int *rets, struct flow **existing)
+{
+	struct rte_rhash_head *heads[FLOWPMD_MAX_BURST];
+	uint32_t i;
+
+	RTE_BUILD_BUG_ON(FLOWPMD_MAX_BURST > RTE_RHASHTABLE_INSERT_BULK_MAX);
+	for (i = 0; i < n; i++)
+		heads[i] = &f[i]->node;
+	/* the head is at offset 0: the objects returned are the flows */
+	if (rte_rhashtable_lookup_insert_bulk(be, heads, n, rets, (void **)existing) < 0)
+		for (i = 0; i < n; i++)
+			rets[i] = -EINVAL;
+}
+
 static int
 rht_remove(void *be, struct flow *f)
 {
@@ -210,6 +225,7 @@ const struct ft_backend_ops ft_rht_ops = {
 	.prefetch = rht_prefetch,
 	.lookup = rht_lookup,
 	.insert = rht_insert,
+	.insert_bulk = rht_insert_bulk,
 	.remove = rht_remove,
 	.walk_begin = rht_walk_begin,
 	.walk_resume = rht_walk_resume,

@@ -148,8 +148,9 @@ struct ft_walk {
 };
 
 /**
- * Backend interface. Only lookup_bulk and insert are on the fast path; they
- * are called once per burst and once per missed packet.
+ * Backend interface. Only lookup_bulk and insert (or insert_bulk) are on the
+ * fast path; they are called once per burst and once per missed packet (or
+ * once per burst with misses).
  */
 struct ft_backend_ops {
 	const char *name;
@@ -172,6 +173,14 @@ struct ft_backend_ops {
 	 * lookup result for the caller to use) or another negative errno.
 	 */
 	int (*insert)(void *be, struct flow *f, struct flow **existing);
+	/**
+	 * Optional (NULL: insert() one flow at a time): insert f[0..n), n at
+	 * most FLOWPMD_MAX_BURST, in order, each as insert() would (rets[i],
+	 * existing[i]; a key twice: the second finds the first), overlapping
+	 * their memory accesses.
+	 */
+	void (*insert_bulk)(void *be, struct flow **f, uint32_t n, int *rets,
+			    struct flow **existing);
 	/** Remove f; freed through QSBR. 0 or -ENOENT. */
 	int (*remove)(void *be, struct flow *f);
 	void (*walk_begin)(void *be, struct ft_walk *w);

@@ -101,22 +101,14 @@ flow_init(struct flow *f, int fam, const void *key, uint64_t now)
 	memcpy(&f->key, key, flow_key_len(fam));
 }
 
-/* A bulk-lookup miss: create the flow, or take the one another insert made. */
+/*
+ * The flow a miss goes on once the insert of new flow f returned ret: f,
+ * the flow another insert made (existing), or NULL.
+ */
 static struct flow *
-flow_create(struct flow_table *ft, int fam, const void *key, uint64_t now,
-	    struct lcore_stats *st)
+flow_inserted(struct flow_table *ft, int fam, struct flow *f, int ret, struct flow *existing,
+	      struct lcore_stats *st)
 {
-	struct flow *f, *existing = NULL;
-	void *obj;
-	int ret;
-
-	if (unlikely(rte_mempool_get(ft->pool[fam], &obj) != 0)) {
-		st->alloc_fail++;
-		return NULL;
-	}
-	f = obj;
-	flow_init(f, fam, key, now);
-	ret = ft->ops->insert(ft->be[fam], f, &existing);
 	if (likely(ret == 0)) {
 		st->inserts++;
 		return f;
@@ -134,11 +126,58 @@ flow_create(struct flow_table *ft, int fam, const void *key, uint64_t now,
 	return NULL;
 }
 
+/* A bulk-lookup miss: create the flow, or take the one another insert made. */
+static struct flow *
+flow_create(struct flow_table *ft, int fam, const void *key, uint64_t now,
+	    struct lcore_stats *st)
+{
+	struct flow *f, *existing = NULL;
+	void *obj;
+	int ret;
+
+	if (unlikely(rte_mempool_get(ft->pool[fam], &obj) != 0)) {
+		st->alloc_fail++;
+		return NULL;
+	}
+	f = obj;
+	flow_init(f, fam, key, now);
+	ret = ft->ops->insert(ft->be[fam], f, &existing);
+	return flow_inserted(ft, fam, f, ret, existing, st);
+}
+
+/*
+ * The misses miss[0..nm) of a burst in one insert_bulk() call, so that the
+ * buckets of new flows are fetched together: b->flow[] gets their flows.
+ * One at a time when the backend has no bulk insert or the pool cannot
+ * give them all at once.
+ */
+static void
+flows_create(struct flow_table *ft, struct burst_keys *b, int fam, const uint8_t *miss,
+	     unsigned int nm, uint64_t now, struct lcore_stats *st)
+{
+	struct flow *nf[FLOWPMD_MAX_BURST], *existing[FLOWPMD_MAX_BURST];
+	int rets[FLOWPMD_MAX_BURST];
+	unsigned int j;
+
+	if (ft->ops->insert_bulk == NULL || nm == 1 ||
+	    rte_mempool_get_bulk(ft->pool[fam], (void **)nf, nm) != 0) {
+		for (j = 0; j < nm; j++)
+			b->flow[miss[j]] = flow_create(ft, fam, b->kp[fam][miss[j]], now, st);
+		return;
+	}
+	for (j = 0; j < nm; j++)
+		flow_init(nf[j], fam, b->kp[fam][miss[j]], now);
+	ft->ops->insert_bulk(ft->be[fam], nf, nm, rets, existing);
+	for (j = 0; j < nm; j++)
+		b->flow[miss[j]] = flow_inserted(ft, fam, nf[j], rets[j], existing[j], st);
+}
+
 static void
 flows_update(struct flow_table *ft, struct burst_keys *b, int fam, uint64_t now,
 	     struct lcore_stats *st, bool shared)
 {
-	unsigned int i, n = b->n[fam];
+	unsigned int i, nm = 0, n = b->n[fam];
+	uint8_t miss[FLOWPMD_MAX_BURST];
 	struct flow *f;
 	int hits;
 
@@ -147,14 +186,15 @@ flows_update(struct flow_table *ft, struct burst_keys *b, int fam, uint64_t now,
 	hits = ft->ops->lookup_bulk(ft->be[fam], b->kp[fam], n, b->flow);
 	st->lookups += n;
 	st->hits += hits > 0 ? hits : 0;
+	for (i = 0; i < n && hits != (int)n; i++)
+		if (b->flow[i] == NULL)
+			miss[nm++] = i;
+	if (nm != 0)
+		flows_create(ft, b, fam, miss, nm, now, st);
 	for (i = 0; i < n; i++) {
 		f = b->flow[i];
-		if (f == NULL) {
-			f = flow_create(ft, fam, b->kp[fam][i], now, st);
-			if (f == NULL)
-				continue;
-		}
-		flow_account(f, b->len[fam][i], now, shared);
+		if (f != NULL)
+			flow_account(f, b->len[fam][i], now, shared);
 	}
 }
 
