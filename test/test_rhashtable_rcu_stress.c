@@ -288,6 +288,16 @@ rs_replace(struct rs_writer *w, struct stress_obj *old, struct stress_obj *n,
 	return ret;
 }
 
+/* After a fill step: the table holds every bulk key, drain it next. */
+static void
+rs_fill_check(struct rs_writer *w)
+{
+	if (w->nbulk == rs.cfg->bulk_target) {
+		w->filling = false;
+		w->fills++;
+	}
+}
+
 /* Bulk keys a burst of rs_bulk_fill_burst() inserts. */
 #define RS_FILL_BURST 16
 
@@ -326,10 +336,7 @@ rs_bulk_fill_burst(struct rs_writer *w, unsigned int id, struct stress_counts *c
 		}
 		w->bulk[w->nbulk++] = o[k];
 	}
-	if (w->nbulk == rs.cfg->bulk_target) {
-		w->filling = false;
-		w->fills++;
-	}
+	rs_fill_check(w);
 }
 
 /*
@@ -359,10 +366,7 @@ rs_bulk_step(struct rs_writer *w, unsigned int id, struct stress_counts *c)
 			return;
 		}
 		w->bulk[w->nbulk++] = o;
-		if (w->nbulk == rs.cfg->bulk_target) {
-			w->filling = false;
-			w->fills++;
-		}
+		rs_fill_check(w);
 		return;
 	}
 	o = w->bulk[--w->nbulk];

@@ -377,22 +377,17 @@ rte_rhashtable_lookup_insert_bulk(struct rte_rhashtable *ht, struct rte_rhash_he
 	/* acquire: pairs with the release that publishes a new first table */
 	last = rht_last_table(rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire));
 	for (i = 0; i < num_objs; i++) {
+		if (existing != NULL)
+			existing[i] = NULL;
 		rets[i] = insert_check(ht, objs[i], RHT_INSERT_UNIQUE);
-		if (unlikely(rets[i] != 0)) {
-			if (existing != NULL)
-				existing[i] = NULL;
+		if (unlikely(rets[i] != 0))
 			continue;
-		}
 		/* field by field: zeroing the whole context cost a rep stos
 		 * (a third of the call in a table that fits the caches)
 		 */
 		c[i].obj = objs[i];
 		c[i].mode = RHT_INSERT_UNIQUE;
-		c[i].existing = NULL;
-		if (existing != NULL) {
-			existing[i] = NULL;
-			c[i].existing = &existing[i];
-		}
+		c[i].existing = existing != NULL ? &existing[i] : NULL;
 		c[i].writer = writer;
 		insert_prefetch(ht, &c[i], last);
 	}

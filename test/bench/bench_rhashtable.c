@@ -102,12 +102,6 @@ bench_rht_new(const char *prefix, size_t key_offset, size_t head_offset, bool sh
 	return ht;
 }
 
-/* Inline growth: the inserting thread runs the worker after every burst of
- * BENCH_BURST inserts, as an application's main loop would between bursts:
- * the table grows when it passes the grow threshold, as with a service
- * lcore. (Running it only when the count doubled let the table fill to
- * 100% and moved every object once more: 2n moves instead of 1.4n.)
- */
 static int
 rht_insert_one(uint32_t i)
 {
@@ -124,9 +118,6 @@ rht_insert_one(uint32_t i)
 		else
 			rte_rhashtable_rehash_run(tbl);
 	}
-	if (rc == 0 && sizing != BENCH_PRESIZED && sizing != BENCH_GROW_SERVICE &&
-	    (i + 1) % BENCH_BURST == 0)
-		rc = rte_rhashtable_rehash_run(tbl);
 	return rc;
 }
 
@@ -142,7 +133,7 @@ rht_insert_each(uint32_t i, uint32_t n)
 	return rc;
 }
 
-/* The n objects from i in one call, then the worker as rht_insert_one(). */
+/* The n objects from i in one call. */
 static int
 rht_insert_burst(uint32_t i, uint32_t n)
 {
@@ -162,9 +153,21 @@ rht_insert_burst(uint32_t i, uint32_t n)
 		if (rets[k] != 0)
 			return rets[k];
 	}
-	if (sizing != BENCH_PRESIZED && sizing != BENCH_GROW_SERVICE)
-		rc = rte_rhashtable_rehash_run(tbl);
-	return rc < 0 ? rc : 0;
+	return 0;
+}
+
+/* Inline growth: the inserting thread runs the worker after every burst of
+ * BENCH_BURST inserts, as an application's main loop would between bursts:
+ * the table grows when it passes the grow threshold, as with a service
+ * lcore. (Running it only when the count doubled let the table fill to
+ * 100% and moved every object once more: 2n moves instead of 1.4n.)
+ */
+static int
+rht_burst_done(void)
+{
+	if (sizing == BENCH_PRESIZED || sizing == BENCH_GROW_SERVICE)
+		return 0;
+	return rte_rhashtable_rehash_run(tbl);
 }
 
 /*
@@ -185,6 +188,8 @@ rht_insert(uint32_t lo, uint32_t hi)
 	for (i = lo; i < hi && rc == 0; i += n) {
 		n = RTE_MIN(hi - i, (uint32_t)BENCH_BURST);
 		rc = insert_bulk ? rht_insert_burst(i, n) : rht_insert_each(i, n);
+		if (rc == 0)
+			rc = rht_burst_done();
 		if (guard)
 			rte_rcu_qsbr_quiescent(bench_qsbr, bench_qsbr_tid);
 	}
