@@ -265,20 +265,25 @@ test_grow_by_worker(void)
  * Half-way through a rehash (one service step of RTE_RHT_REHASH_BATCH
  * buckets of an 8192-bucket table), the keys of emptied buckets are looked
  * for in the new table only, by single, inline and bulk lookups, and by the
- * duplicate check of inserts; every key must still be found exactly once.
+ * duplicate check of inserts; every key of objs[0, present) must still be
+ * found exactly once, and none of the others.
  */
 static int
-lookups_mid_rehash(void)
+lookups_mid_rehash(uint32_t present)
 {
 	const void *keys[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	void *got[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint32_t i, j, n, d, absent;
+	void *want;
 
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, N_OBJS, true), "rte_rhashtable_lookup");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, present, true), "rte_rhashtable_lookup");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, present, N_OBJS, false),
+			    "rte_rhashtable_lookup of removed objects");
 	for (i = 0; i < N_OBJS; i++)
 		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_fast(ht, &objs[i].key,
 							     sizeof(objs[i].key)),
-				  (void *)&objs[i], "lookup_fast of object %u", i);
+				  i < present ? (void *)&objs[i] : NULL,
+				  "lookup_fast of object %u", i);
 	for (i = 0; i < N_OBJS; i += n) {
 		n = RTE_MIN(N_OBJS - i, (uint32_t)RTE_RHASHTABLE_LOOKUP_BULK_MAX);
 		for (j = 0; j < n; j++)
@@ -287,18 +292,21 @@ lookups_mid_rehash(void)
 		for (d = 0; d <= RTE_RHASHTABLE_PREFETCH_DEPTH_MAX; d++)
 			TEST_ASSERT_SUCCESS(rte_rhashtable_prefetch_bulk(ht, keys, n, d),
 					    "prefetch at depth %u", d);
-		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_bulk(ht, keys, n, NULL, got), (int)n,
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_bulk(ht, keys, n, NULL, got),
+				  (int)(RTE_MIN(i + n, present) - RTE_MIN(i, present)),
 				  "bulk lookup from object %u", i);
-		for (j = 0; j < n; j++)
-			TEST_ASSERT_EQUAL(got[j], (void *)&objs[i + j], "bulk object %u", i + j);
+		for (j = 0; j < n; j++) {
+			want = i + j < present ? &objs[i + j] : NULL;
+			TEST_ASSERT_EQUAL(got[j], want, "bulk object %u", i + j);
+		}
 	}
 	for (absent = 1; absent < 1000; absent++)
 		TEST_ASSERT_NULL(rte_rhashtable_lookup_fast(ht, &absent, sizeof(absent)),
 				 "absent key %u found", absent);
-	for (i = 0; i < N_OBJS; i++)
+	for (i = 0; i < present; i++)
 		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_insert(ht, &objs[i].node), -EEXIST,
 				  "lookup_insert of present object %u", i);
-	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), N_OBJS, "count");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), present, "count");
 	return TEST_SUCCESS;
 }
 
@@ -323,10 +331,51 @@ test_lookups_mid_rehash(void)
 	TEST_ASSERT(s.objs_moved > moved && s.objs_moved < moved + N_OBJS && s.ntables == 2,
 		    "not half-way: %" PRIu64 " of %u objects moved, %u tables",
 		    s.objs_moved - moved, N_OBJS, s.ntables);
-	TEST_ASSERT_SUCCESS(lookups_mid_rehash(), "half-way through the rehash");
+	TEST_ASSERT_NOT_EQUAL(test_table_key_seed(ht, 0), test_table_key_seed(ht, 1),
+			      "the re-seeded table kept the key seed");
+	TEST_ASSERT_SUCCESS(lookups_mid_rehash(N_OBJS), "half-way through the rehash");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	TEST_ASSERT_EQUAL(test_stats(ht).ntables, 1u, "rehash finished");
-	return lookups_mid_rehash();
+	return lookups_mid_rehash(N_OBJS);
+}
+
+/*
+ * The same half-way through a shrink, whose tables share the key seed:
+ * lookups then run the hash's first step once for both tables
+ * (rte_rhashtable_core.h), a path of its own.
+ */
+static int
+test_lookups_mid_shrink(void)
+{
+	const uint32_t present = N_OBJS / 2 - 100; /* 24% of 8192 buckets */
+	struct rte_rhashtable_stats s;
+	uint32_t sid, step, i;
+	uint64_t moved;
+
+	params.automatic_shrinking = true;
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	TEST_ASSERT_SUCCESS(insert_with_worker(0, N_OBJS, 64), "insert");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 8192u, "an 8192-bucket table");
+	for (i = present; i < N_OBJS; i++)
+		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove %u", i);
+	TEST_ASSERT_SUCCESS(rte_rhashtable_service_id_get(ht, &sid), "service id");
+	moved = test_stats(ht).objs_moved;
+	for (step = 0; step < 4 && test_stats(ht).objs_moved == moved; step++)
+		TEST_ASSERT_SUCCESS(rte_service_run_iter_on_app_lcore(sid, 1), "service step");
+	s = test_stats(ht);
+	TEST_ASSERT(s.objs_moved > moved && s.objs_moved < moved + present && s.ntables == 2 &&
+		    s.buckets == 4096,
+		    "not half-way through a shrink: %" PRIu64 " of %u objects moved, %u tables, "
+		    "%u buckets", s.objs_moved - moved, present, s.ntables, s.buckets);
+	TEST_ASSERT_EQUAL(test_table_key_seed(ht, 0), test_table_key_seed(ht, 1),
+			  "the shrunk table has a key seed of its own");
+	TEST_ASSERT_NOT_EQUAL(test_table_seed(ht, 0), test_table_seed(ht, 1),
+			      "the shrunk table kept the seed");
+	TEST_ASSERT_SUCCESS(lookups_mid_rehash(present), "half-way through the shrink");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	TEST_ASSERT_EQUAL(test_stats(ht).ntables, 1u, "rehash finished");
+	return lookups_mid_rehash(present);
 }
 
 /* Run the rehash service callback once in this thread; its buckets and tables. */
@@ -597,6 +646,7 @@ static struct unit_test_suite resize_suite = {
 	.unit_test_cases = {
 		TEST_CASE_ST(params_setup, table_teardown, test_grow_by_worker),
 		TEST_CASE_ST(params_setup, table_teardown, test_lookups_mid_rehash),
+		TEST_CASE_ST(params_setup, table_teardown, test_lookups_mid_shrink),
 		TEST_CASE_ST(params_setup, table_teardown, test_worker_scheduled_by_writers),
 		TEST_CASE_ST(params_setup, table_teardown, test_worker_shrinks_to_rest),
 		TEST_CASE_ST(params_setup, table_teardown, test_shrink),
@@ -618,6 +668,8 @@ test_reseed(void)
 	TEST_ASSERT_SUCCESS(create_table(), "create");
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 40), "insert");
 	seed0 = test_table_seed(ht, 0);
+	/* rte_rhashtable_default_hash(key, key_len, seed) is a key's hash */
+	TEST_ASSERT_EQUAL(test_table_key_seed(ht, 0), seed0, "a new table's two seeds differ");
 
 	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(ht), "reseed");
 	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 40, true), "lookups with a re-seed pending");
@@ -629,6 +681,8 @@ test_reseed(void)
 	TEST_ASSERT_EQUAL(s.reseeds, 1, "stats.reseeds %" PRIu64, s.reseeds);
 	TEST_ASSERT_EQUAL(s.objs_moved, 40, "re-seed moved %" PRIu64 " objects", s.objs_moved);
 	TEST_ASSERT_NOT_EQUAL(seed1, seed0, "re-seed kept the seed %#x", seed0);
+	TEST_ASSERT_EQUAL(test_table_key_seed(ht, 0), seed1,
+			  "a re-seed drew a key seed other than its seed");
 	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 40, true), "lookups after the re-seed");
 
 	/* a grow gets a new seed too */
@@ -637,6 +691,7 @@ test_reseed(void)
 	seed2 = test_table_seed(ht, 0);
 	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 128, "no grow at 94%% load");
 	TEST_ASSERT(seed2 != seed1 && seed2 != seed0, "grown table reuses a seed");
+	TEST_ASSERT_EQUAL(test_table_key_seed(ht, 0), seed1, "a grow changed the key seed");
 	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 60, true), "lookups after the grow");
 
 	/* and another re-seed at the new size */
@@ -644,6 +699,8 @@ test_reseed(void)
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 128, "re-seed changed the size");
 	TEST_ASSERT_NOT_EQUAL(test_table_seed(ht, 0), seed2, "second re-seed kept the seed");
+	TEST_ASSERT_NOT_EQUAL(test_table_key_seed(ht, 0), seed1,
+			      "second re-seed kept the key seed");
 	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 60, true), "lookups after the re-seed");
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 60, "count");
 	TEST_ASSERT_EQUAL(rte_rhashtable_reseed(NULL), -EINVAL, "reseed(NULL)");

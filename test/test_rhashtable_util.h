@@ -234,6 +234,17 @@ test_table_seed(struct rte_rhashtable *ht, uint32_t idx)
 	return info.seed;
 }
 
+/* The key seed of bucket table idx (info.key_seed), 0 when there is none. */
+static inline uint32_t
+test_table_key_seed(struct rte_rhashtable *ht, uint32_t idx)
+{
+	struct rte_rhashtable_table_info info;
+
+	memset(&info, 0, sizeof(info));
+	rte_rhashtable_table_info_get(ht, idx, &info);
+	return info.key_seed;
+}
+
 /* A QSBR variable for every lcore id; NULL on no memory. */
 static inline struct rte_rcu_qsbr *
 test_qsbr_create(void)

@@ -50,7 +50,7 @@ hash_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, const
 	uint32_t key_len, bool fast)
 {
 	if (fast)
-		return __rte_rht_default_hash64(key, key_len, tbl->seed);
+		return __rte_rht_table_hash(tbl, key, key_len);
 	return rht_key_hash(ht, tbl, key);
 }
 
@@ -128,38 +128,6 @@ lookup_from(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, 
 	return he;
 }
 
-static __rte_always_inline struct rte_rhash_head *
-lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, bool fast)
-{
-	/* acquire: pairs with the release that publishes a new first table */
-	const struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl,
-			rte_memory_order_acquire);
-	uint64_t hash = hash_k(ht, tbl, key, key_len, fast);
-	struct rte_rhash_head *he;
-
-	/* While tbl has a successor, a bucket below the worker's published
-	 * mark is empty for good: the key, if present, is in a later table,
-	 * and reading the bucket would be a wasted cache miss.
-	 * acquire (future_tbl): pairs with the release in __rte_rht_table_attach();
-	 * acquire (emptied): pairs with the worker's release once buckets are
-	 * empty.
-	 */
-	if (rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire) == NULL ||
-	    rht_hash_idx(tbl, hash) >=
-	    rte_atomic_load_explicit(&tbl->emptied, rte_memory_order_acquire)) {
-		he = table_find_hashed(ht, tbl, key, hash, key_len, fast);
-		if (he != NULL)
-			return he;
-		/* relaxed suffices for the NULL test: lookup_from() reloads
-		 * with acquire
-		 */
-		if (likely(rte_atomic_load_explicit(&tbl->future_tbl,
-						    rte_memory_order_relaxed) == NULL))
-			return NULL;
-	}
-	return lookup_from(ht, tbl, key, key_len, fast);
-}
-
 /*
  * The table after tbl, or NULL when tbl is not being rehashed; *emptied is
  * then how many of tbl's buckets the worker has emptied for good.
@@ -182,35 +150,73 @@ rehash_progress(const struct __rte_rht_table *tbl, uint32_t *emptied)
 /*
  * The table where a key is looked for first: tbl, or later (from
  * rehash_progress()) when the key's bucket of tbl is already emptied. *hash
- * is the key's hash in that table. While a rehash is under way, the
- * specialised lookups compute both hashes and choose the table without a
- * branch: which of a burst's keys sit below the worker's mark is a coin toss
- * halfway through, and the mispredictions made the middle of a resize its
- * slowest stretch. A user hash is a call through a pointer, dearer than the
- * misprediction: only the keys that moved are hashed again.
+ * is the key's hash in that table. The tables of a grow or shrink share the
+ * hash's first step, which then runs once. With masked, a specialised
+ * lookup computes both hashes and chooses the table without a branch: which
+ * keys sit below the worker's mark is a coin toss halfway through a rehash,
+ * and the mispredictions made the middle of a resize the slowest stretch
+ * of bulk lookups. A single lookup is the other way round (measured with
+ * resize/rhashtable/single: worst window / steady 0.67-0.78 masked,
+ * 0.70-0.78 with the branch; frozen halfway, 0.55-0.58 and 0.70-0.74):
+ * the second hash costs it more than the mispredictions, and it hashes
+ * again only the keys that moved, as lookups with a user hash (a call
+ * through a pointer) always do.
  */
 static __rte_always_inline const struct __rte_rht_table *
 key_table(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
 	  const struct __rte_rht_table *later, uint32_t emptied, const void *key, uint64_t *hash,
-	  uint32_t key_len, bool fast)
+	  uint32_t key_len, bool fast, bool masked)
 {
-	uint64_t h = hash_k(ht, tbl, key, key_len, fast), h_later;
-	uint64_t moved;
+	bool shared = fast && later != NULL && later->key_seed == tbl->key_seed;
+	uint64_t h, h_later, mix = 0, moved;
 
+	if (shared) {
+		mix = __rte_rht_key_mix(key, key_len, &tbl->mix_seeds);
+		h = __rte_rht_hash_final(mix, &tbl->mix_seeds);
+	} else {
+		h = hash_k(ht, tbl, key, key_len, fast);
+	}
 	*hash = h;
 	if (later == NULL)
 		return tbl;
-	if (!fast) {
+	if (!fast || !masked) {
 		if (rht_hash_idx(tbl, h) >= emptied)
 			return tbl;
-		*hash = hash_k(ht, later, key, key_len, fast);
+		*hash = shared ? __rte_rht_hash_final(mix, &later->mix_seeds) :
+				 hash_k(ht, later, key, key_len, fast);
 		return later;
 	}
-	h_later = hash_k(ht, later, key, key_len, fast);
+	h_later = shared ? __rte_rht_hash_final(mix, &later->mix_seeds) :
+			   hash_k(ht, later, key, key_len, fast);
 	moved = -(uint64_t)(rht_hash_idx(tbl, h) < emptied);
 	*hash = (h_later & moved) | (h & ~moved);
 	return (const struct __rte_rht_table *)(((uintptr_t)later & moved) |
 						((uintptr_t)tbl & ~moved));
+}
+
+/*
+ * The whole algorithm for one key: the table where the key is looked for
+ * first (key_table()), then the later tables.
+ * A key not in its bucket of the first table it tries is in a later one, if
+ * anywhere: it was moved on, or a rehash started during the walk.
+ */
+static __rte_always_inline struct rte_rhash_head *
+lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, bool fast)
+{
+	/* acquire: pairs with the release that publishes a new first table */
+	const struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl,
+			rte_memory_order_acquire);
+	const struct __rte_rht_table *later, *t;
+	struct rte_rhash_head *he;
+	uint32_t emptied;
+	uint64_t hash;
+
+	later = rehash_progress(tbl, &emptied);
+	t = key_table(ht, tbl, later, emptied, key, &hash, key_len, fast, false);
+	he = table_find_hashed(ht, t, key, hash, key_len, fast);
+	if (likely(he != NULL))
+		return he;
+	return lookup_from(ht, t, key, key_len, fast);
 }
 
 /*
@@ -285,7 +291,7 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, 
 		later = rehash_progress(tbl, &emptied);
 	for (m = todo; m != 0; m &= m - 1) {
 		i = rte_ctz64(m);
-		t = key_table(ht, tbl, later, emptied, keys[i], &hashes[i], key_len, fast);
+		t = key_table(ht, tbl, later, emptied, keys[i], &hashes[i], key_len, fast, true);
 		if (resizing)
 			*in_next |= (uint64_t)(t != tbl) << i;
 		bkts[i] = __rte_rht_bucket(t, rht_hash_idx(t, hashes[i]));
@@ -380,7 +386,7 @@ prefetch_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint3
 
 	later = rehash_progress(tbl, &emptied);
 	for (i = 0; i < n; i++) {
-		t = key_table(ht, tbl, later, emptied, keys[i], &hash, key_len, fast);
+		t = key_table(ht, tbl, later, emptied, keys[i], &hash, key_len, fast, true);
 		bkt = __rte_rht_bucket(t, rht_hash_idx(t, hash));
 		if (depth == 0) {
 			rte_prefetch0(bkt);
@@ -412,25 +418,9 @@ rte_rhashtable_prefetch_bulk(const struct rte_rhashtable *ht, const void **keys,
 }
 
 /*
- * The whole algorithm, restarts and rehashes included, specialised for the
- * table's key length: out of line, and reached by a tail call, so that the
- * common case below saves no register.
- */
-static __rte_noinline void *
-lookup_full(const struct rte_rhashtable *ht, const void *key)
-{
-	struct rte_rhash_head *he;
-
-#define LOOKUP_FULL(len, fast) lookup_k(ht, key, len, fast)
-	he = RHT_FAST_KEY_LEN_SELECT(ht->core.fast_key_len, LOOKUP_FULL);
-#undef LOOKUP_FULL
-	return he == NULL ? NULL : rht_obj(ht, he);
-}
-
-/*
  * The common case of a specialised lookup (__rte_rht_lookup_common(), which
  * rte_rhashtable_lookup_fast() inlines too); *slow when the answer needs
- * lookup_full(): a rehash under way, a concurrent move that carried the
+ * lookup_full_<len>(): a rehash under way, a concurrent move that carried the
  * walk into another chain, or a table without a specialised length.
  */
 static __rte_always_inline struct rte_rhash_head *
@@ -444,28 +434,44 @@ lookup_common_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_l
 	return __rte_rht_lookup_common(&ht->core, key, key_len, slow);
 }
 
+typedef void *(*lookup_obj_t)(const struct rte_rhashtable *ht, const void *key);
+
 /*
  * The object of key, or NULL: the few instructions of the common case for
- * one key length, the whole algorithm only when that case cannot answer.
+ * one key length, the whole algorithm (full, out of line and reached by a
+ * tail call, so that the common case saves no register) only when that
+ * case cannot answer.
  */
 static __rte_always_inline void *
-lookup_obj_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, bool fast)
+lookup_obj_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, bool fast,
+	     lookup_obj_t full)
 {
 	struct rte_rhash_head *he;
 	bool slow = false;
 
 	he = lookup_common_k(ht, key, key_len, fast, &slow);
 	if (unlikely(slow))
-		return lookup_full(ht, key);
+		return full(ht, key);
 	return he == NULL ? NULL : rht_obj(ht, he);
 }
 
-/* One function for each key length, each with only the registers it needs. */
+/*
+ * Two functions for each key length, each with only the registers it
+ * needs: the whole algorithm, restarts and rehashes included, and the
+ * lookup that tries the common case first.
+ */
 #define LOOKUP_OBJ_DEFINE(len, fast) \
+static __rte_noinline void * \
+lookup_full_##len(const struct rte_rhashtable *ht, const void *key) \
+{ \
+	struct rte_rhash_head *he = lookup_k(ht, key, len, fast); \
+\
+	return he == NULL ? NULL : rht_obj(ht, he); \
+} \
 static __rte_noinline void * \
 lookup_obj_##len(const struct rte_rhashtable *ht, const void *key) \
 { \
-	return lookup_obj_k(ht, key, len, fast); \
+	return lookup_obj_k(ht, key, len, fast, lookup_full_##len); \
 }
 LOOKUP_OBJ_DEFINE(4, true)
 LOOKUP_OBJ_DEFINE(8, true)
@@ -476,8 +482,6 @@ LOOKUP_OBJ_DEFINE(40, true)
 LOOKUP_OBJ_DEFINE(64, true)
 LOOKUP_OBJ_DEFINE(0, false)
 #undef LOOKUP_OBJ_DEFINE
-
-typedef void *(*lookup_obj_t)(const struct rte_rhashtable *ht, const void *key);
 
 static const lookup_obj_t lookup_objs[] = {
 	[RHT_KIND_0] = lookup_obj_0,

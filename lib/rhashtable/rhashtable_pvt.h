@@ -410,7 +410,7 @@ rht_key_hash(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
 	uint32_t h;
 
 	if (ht->hashfn == NULL)
-		return __rte_rht_default_hash64(key, ht->core.key_len, tbl->seed);
+		return __rte_rht_table_hash(tbl, key, ht->core.key_len);
 	h = ht->hashfn(key, ht->core.key_len, tbl->seed);
 	return ((uint64_t)h << 32) | h;
 }
@@ -455,7 +455,8 @@ rht_last_table(struct __rte_rht_table *tbl)
 }
 
 /* rhashtable_table.c: bucket table memory */
-struct __rte_rht_table *__rte_rht_table_alloc(struct rte_rhashtable *ht, uint32_t size);
+struct __rte_rht_table *__rte_rht_table_alloc(struct rte_rhashtable *ht, uint32_t size,
+					      const struct __rte_rht_table *keep_key_seed);
 void __rte_rht_table_free(struct rte_rhashtable *ht, struct __rte_rht_table *tbl);
 bool __rte_rht_table_attach(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
 			    struct __rte_rht_table *next, bool emergency);

@@ -598,7 +598,8 @@ start_resize(struct rte_rhashtable *ht, bool *started)
 	*started = false;
 	if (size == 0)
 		return 0;
-	next = __rte_rht_table_alloc(ht, size);
+	/* a grow or shrink keeps the key seed; a re-seed draws it anew */
+	next = __rte_rht_table_alloc(ht, size, size != tbl->size ? tbl : NULL);
 	if (next == NULL)
 		return -ENOMEM;
 	/* an insert's emergency growth may have attached one meanwhile */
@@ -820,7 +821,8 @@ __rte_rht_emergency_table(struct rte_rhashtable *ht, struct __rte_rht_table *tbl
 		ret = -EBUSY;
 		goto fail;
 	}
-	next = __rte_rht_table_alloc(ht, size);
+	/* a new key seed too: a full chain may be keys whose first step collides */
+	next = __rte_rht_table_alloc(ht, size, NULL);
 	if (next == NULL) {
 		ret = -ENOMEM;
 		goto fail;

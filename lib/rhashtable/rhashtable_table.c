@@ -142,12 +142,15 @@ lock_shift(uint32_t nlocks)
 }
 
 /*
- * Allocate a bucket table of size buckets with a new random seed. Does not
+ * Allocate a bucket table of size buckets with a new random seed, and the
+ * key seed of keep_key_seed (a grow or shrink of it), or a new one too
+ * (NULL: a new table or a re-seed, see __rte_rht_table_hash()). Does not
  * block (rte_malloc only), so inserts may call it. NULL when memory is short:
  * the caller keeps using the tables it has.
  */
 struct __rte_rht_table *
-__rte_rht_table_alloc(struct rte_rhashtable *ht, uint32_t size)
+__rte_rht_table_alloc(struct rte_rhashtable *ht, uint32_t size,
+		      const struct __rte_rht_table *keep_key_seed)
 {
 	struct __rte_rht_table *tbl = NULL;
 	uint32_t nlocks = lock_count(ht, size);
@@ -172,6 +175,8 @@ __rte_rht_table_alloc(struct rte_rhashtable *ht, uint32_t size)
 	tbl->bytes += locks_bytes;
 	tbl->mask = size - 1;
 	tbl->seed = (uint32_t)rte_rand();
+	tbl->key_seed = keep_key_seed != NULL ? keep_key_seed->key_seed : tbl->seed;
+	tbl->mix_seeds = __rte_rht_mix_seeds(tbl->key_seed, tbl->seed, ht->core.key_len);
 	tbl->numa_node = buckets_node(ht, tbl);
 	rte_atomic_fetch_add_explicit(&ht->bytes, tbl->bytes, rte_memory_order_relaxed);
 	return tbl;

@@ -262,7 +262,7 @@ table_create(const struct rte_rhashtable_params *p, bool rhlist)
 	ht->rhlist = rhlist;
 	ht->bytes = sizeof(struct rte_rhltable);
 
-	tbl = __rte_rht_table_alloc(ht, __rte_rht_initial_size(p, ht->max_size));
+	tbl = __rte_rht_table_alloc(ht, __rte_rht_initial_size(p, ht->max_size), NULL);
 	if (tbl == NULL)
 		goto err_ht;
 	ht->core.tbl = tbl;
@@ -444,6 +444,7 @@ rte_rhashtable_table_info_get(struct rte_rhashtable *ht, uint32_t idx,
 	} else {
 		info->buckets = tbl->size;
 		info->seed = tbl->seed;
+		info->key_seed = tbl->key_seed;
 		info->nlocks = tbl->lock_mask + 1;
 		info->nested = tbl->nested;
 		info->bytes = tbl->bytes;

@@ -25,7 +25,9 @@
  * (grow, x2) and RTE_RHT_SHRINK_PCT load (shrink, /2, with
  * automatic_shrinking). An insert that finds the table above 100% load, or a
  * chain of RTE_RHT_MAX_CHAIN_LEN objects, allocates the next bucket table
- * itself. Every new bucket table gets a new random hash seed.
+ * itself. Every new bucket table gets a new random hash seed (the default
+ * hash's first step keeps its own seed through grows and shrinks: see
+ * rte_rhashtable_default_hash()).
  *
  * Build-time settings, macros of rte_rhashtable_config.h that config/ makes
  * of the options of meson_options.txt (defaults in brackets): loads in
@@ -881,8 +883,9 @@ rte_rhashtable_rehash_run(struct rte_rhashtable *ht);
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * Ask for a bucket table of the same size with a new seed: the rehash
- * worker (or the next rte_rhashtable_rehash_run()) moves every object there.
+ * Ask for a bucket table of the same size with a new seed (and, with the
+ * default hash, a new key seed): the rehash worker (or the next
+ * rte_rhashtable_rehash_run()) moves every object there.
  *
  * Any thread; does not block.
  *
@@ -1029,6 +1032,15 @@ struct rte_rhashtable_table_info {
 	uint64_t bytes;         /**< Memory of buckets and locks. */
 	const void *bucket_mem; /**< First bucket (NUMA checks, debugging). */
 	int numa_node;          /**< NUMA node of bucket_mem's page, -1 when unknown. */
+	/**
+	 * Seed of the default hash's first step, which reduces a key to 64
+	 * bits; seed enters the last. Equal to seed in a table that
+	 * rte_rhashtable_create() or a re-seed made, where
+	 * rte_rhashtable_default_hash(key, key_len, seed) is a key's hash; the
+	 * tables of a grow or shrink keep their predecessor's, so that a
+	 * lookup during the rehash reduces the key once for both tables.
+	 */
+	uint32_t key_seed;
 };
 
 /**
@@ -1059,10 +1071,15 @@ rte_rhashtable_table_info_get(struct rte_rhashtable *ht, uint32_t idx,
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * The library's default key hash: a multiply-mix of the key 8 bytes at a
- * time (64x64->128-bit products folded by xor) with the bucket table's seed
- * in every step. Seeded and not linear (unlike CRC32C), so colliding keys
- * cannot be precomputed without the seed, and a new bucket table spreads a
- * flood of colliding keys out again. About 5 ns for a 16-byte key
+ * time (64x64->128-bit products folded by xor) under a key seed, then one
+ * more product with the bucket table's seed; this function takes seed for
+ * both. Seeded and not linear (unlike CRC32C), so colliding keys cannot be
+ * precomputed without the seed, and a new bucket table spreads a flood of
+ * colliding keys out again. In a table, the tables of a grow or shrink keep
+ * the key seed (rte_rhashtable_table_info.key_seed), so that a lookup during
+ * the rehash reduces the key once for both; a re-seed, and the table of an
+ * insert's emergency (a chain at the limit, or 100% load), draw both seeds.
+ * About 5 ns for a 16-byte key
  * (rhashtable_hash_perf_autotest compares it with rte_jhash and rte_hash_crc).
  * The table also uses bits 48-63 of the 64-bit mix internally, so a
  * table given this function as hashfn behaves as one given NULL.

@@ -46,6 +46,13 @@ struct rte_rhashtable_iter;
 #define __RTE_RHT_PIECE_SHIFT 9
 #define __RTE_RHT_PIECE_BUCKETS (1U << __RTE_RHT_PIECE_SHIFT)
 
+/* Seeds of the default hash's steps for one key length (__rte_rht_mix_seeds()). */
+struct __rte_rht_mix_seeds {
+	uint64_t a;     /* first step, first word of the last 16 key bytes */
+	uint64_t b;     /* first step, second word of the last 16 key bytes */
+	uint64_t last;  /* last step */
+};
+
 /*
  * One bucket table. Buckets hold the head of a chain of objects; a chain
  * ends with a "nulls" marker made from the address of its bucket (odd, so
@@ -59,18 +66,28 @@ struct __rte_rht_table {
 	uint32_t size;           /* buckets, a power of two */
 	uint32_t mask;           /* size - 1 */
 	uint32_t seed;           /* random hash seed of this table */
-	uint32_t lock_mask;      /* locks - 1 */
+	/* seed of the default hash's first step (__rte_rht_key_mix()): kept
+	 * by the tables of a grow or shrink, new in a re-seeded table (see
+	 * __rte_rht_table_hash())
+	 */
+	uint32_t key_seed;
+	/* the seeds as the default hash's steps take them for the table's
+	 * key length (__rte_rht_mix_seeds()), computed once here rather than
+	 * in every lookup
+	 */
+	struct __rte_rht_mix_seeds mix_seeds;
+	/* next table of the chain, published with a release store */
+	struct __rte_rht_table *future_tbl;
+	struct rte_rhash_head ***pieces; /* nested tables only */
 	bool nested;             /* buckets live in pieces[] */
 	bool retired;            /* left the chain; under ht->walk_lock */
 	uint8_t lock_shift;      /* lock i at locks[i << lock_shift] */
 	int32_t numa_node;       /* node of the buckets' first page; -1: unknown */
-	uint64_t bytes;          /* memory of this table, locks included */
-	/* next table of the chain, published with a release store */
-	struct __rte_rht_table *future_tbl;
+	uint32_t lock_mask;      /* locks - 1 */
 	/* walkers paused on this table; under ht->walk_lock */
 	struct rte_rhashtable_iter *walkers;
 	rte_spinlock_t *locks;
-	struct rte_rhash_head ***pieces; /* nested tables only */
+	uint64_t bytes;          /* memory of this table, locks included */
 	/* The worker's progress: buckets below this one are empty, their
 	 * objects moved to a later table. Written for each bucket, read by the
 	 * worker only: on a line of its own, away from the fields above that
@@ -174,10 +191,10 @@ __rte_rht_bucket(const struct __rte_rht_table *tbl, uint32_t idx)
 /*
  * The default hash: a seeded multiply-mix of the key, 8 bytes at a time.
  * 64x64->128 bit products folded by xor make it non-linear (CRC32C is
- * linear, so colliding keys can be computed for any seed), and each bucket
- * table's random seed enters every step, so collisions found for one
- * table's seed say nothing about the next table's. The constants are
- * digits of pi: nothing up the sleeve.
+ * linear, so colliding keys can be computed for any seed). It runs in two
+ * steps: __rte_rht_key_mix() reduces the key to 64 bits under a key seed,
+ * __rte_rht_hash_final() mixes those with a bucket table's own seed. The
+ * constants are digits of pi: nothing up the sleeve.
  */
 #define __RTE_RHT_PI0 UINT64_C(0x243f6a8885a308d3)
 #define __RTE_RHT_PI1 UINT64_C(0x13198a2e03707344)
@@ -210,17 +227,35 @@ __rte_rht_load32(const uint8_t *p)
 	return v;
 }
 
+/*
+ * The seeds of the steps for keys of len bytes: the first step's from
+ * key_seed, the last step's from seed. Constants of the hash folded in,
+ * so that a table computes them once.
+ */
+static __rte_always_inline struct __rte_rht_mix_seeds
+__rte_rht_mix_seeds(uint32_t key_seed, uint32_t seed, uint32_t len)
+{
+	uint64_t k = (((uint64_t)key_seed << 32) | key_seed) ^ __RTE_RHT_PI0;
+	uint64_t f = (((uint64_t)seed << 32) | seed) ^ __RTE_RHT_PI0;
+	struct __rte_rht_mix_seeds ms;
+
+	ms.a = k ^ ((uint64_t)len * __RTE_RHT_PI1) ^ __RTE_RHT_PI3;
+	ms.b = k ^ __RTE_RHT_PI2;
+	ms.last = f ^ __RTE_RHT_PI3;
+	return ms;
+}
+
+/* First step of the default hash: the key reduced to 64 bits under ms's key seed. */
 static __rte_always_inline uint64_t
-__rte_rht_default_hash64(const void *key, uint32_t len, uint32_t seed)
+__rte_rht_key_mix(const void *key, uint32_t len, const struct __rte_rht_mix_seeds *ms)
 {
 	const uint8_t *p = (const uint8_t *)key;
-	uint64_t s = (((uint64_t)seed << 32) | seed) ^ __RTE_RHT_PI0;
-	uint64_t h = s ^ ((uint64_t)len * __RTE_RHT_PI1);
+	uint64_t h = ms->a;
 	uint64_t a = 0, b = 0;
 
 	for (; len > 16; len -= 16, p += 16)
-		h = __rte_rht_mix(__rte_rht_load64(p) ^ h,
-				  __rte_rht_load64(p + 8) ^ s ^ __RTE_RHT_PI2);
+		h = __rte_rht_mix(__rte_rht_load64(p) ^ h ^ __RTE_RHT_PI3,
+				  __rte_rht_load64(p + 8) ^ ms->b) ^ __RTE_RHT_PI3;
 	/* the last 1 to 16 bytes, as two words that may overlap */
 	if (len >= 8) {
 		a = __rte_rht_load64(p);
@@ -231,8 +266,41 @@ __rte_rht_default_hash64(const void *key, uint32_t len, uint32_t seed)
 	} else if (len > 0) {
 		a = ((uint64_t)p[0] << 16) | ((uint64_t)p[len >> 1] << 8) | p[len - 1];
 	}
-	h = __rte_rht_mix(a ^ h ^ __RTE_RHT_PI3, b ^ s ^ __RTE_RHT_PI2);
-	return __rte_rht_mix(h ^ __RTE_RHT_PI1, s ^ __RTE_RHT_PI3);
+	return __rte_rht_mix(a ^ h, b ^ ms->b);
+}
+
+/* Last step: the key's 64 bits mixed with ms's table seed. */
+static __rte_always_inline uint64_t
+__rte_rht_hash_final(uint64_t key_mix, const struct __rte_rht_mix_seeds *ms)
+{
+	return __rte_rht_mix(key_mix ^ __RTE_RHT_PI1, ms->last);
+}
+
+/* The default hash with one seed for both steps (rte_rhashtable_default_hash()). */
+static __rte_always_inline uint64_t
+__rte_rht_default_hash64(const void *key, uint32_t len, uint32_t seed)
+{
+	struct __rte_rht_mix_seeds ms = __rte_rht_mix_seeds(seed, seed, len);
+
+	return __rte_rht_hash_final(__rte_rht_key_mix(key, len, &ms), &ms);
+}
+
+/*
+ * The default hash of a key in bucket table tbl. Every bucket table has a
+ * new random seed, which enters the last step: keys that share a bucket in
+ * one table (a few bits of the hash alike) are spread anew in the next,
+ * unless their whole 64-bit first step is alike. The tables of a grow or
+ * shrink keep the first step's seed, so that a lookup during the rehash
+ * runs that step once for both tables; a re-seed (rte_rhashtable_reseed(),
+ * or an insert's emergency table: a chain at the limit) draws both seeds,
+ * so that keys whose first step collides, which one who learned that seed
+ * could compute, are spread too.
+ */
+static __rte_always_inline uint64_t
+__rte_rht_table_hash(const struct __rte_rht_table *tbl, const void *key, uint32_t len)
+{
+	return __rte_rht_hash_final(__rte_rht_key_mix(key, len, &tbl->mix_seeds),
+				    &tbl->mix_seeds);
 }
 
 /*
@@ -290,7 +358,7 @@ __rte_rht_lookup_common(const struct __rte_rht_core *c, const void *key, uint32_
 	/* relaxed: only picks the path; the whole algorithm reloads with acquire */
 	if (unlikely(rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_relaxed) != NULL))
 		goto slow_path;
-	hash = __rte_rht_default_hash64(key, key_len, tbl->seed);
+	hash = __rte_rht_table_hash(tbl, key, key_len);
 	bkt = __rte_rht_bucket(tbl, (uint32_t)hash & tbl->mask);
 	/* acquire: pairs with the release stores that link objects */
 	word = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
