@@ -219,6 +219,14 @@ ctx_build(struct resize_ctx *c)
 	return 0;
 }
 
+/*
+ * Unmap both services, which stops the service lcore once it returns from
+ * them, before unregistering the writer: a service lcore that read the map
+ * just before the unmap may still call the writer, and one that calls an
+ * unregistered service jumps to a NULL callback (a run of this bench
+ * crashed so, in about one of two runs while other builds loaded the
+ * machine).
+ */
 static void
 ctx_free(struct resize_ctx *c)
 {
@@ -228,13 +236,14 @@ ctx_free(struct resize_ctx *c)
 		while (rte_atomic_load_explicit(&c->writer_busy, rte_memory_order_seq_cst))
 			rte_pause();
 		bench_service_stop(c->writer_svc);
+	}
+	if (c->ht != NULL)
+		bench_service_stop(c->rht_svc);
+	if (c->writer_registered) {
 		rte_service_component_runstate_set(c->writer_svc, 0);
 		rte_service_component_unregister(c->writer_svc);
 	}
-	if (c->ht != NULL) {
-		bench_service_stop(c->rht_svc);
-		rte_rhashtable_free(c->ht);
-	}
+	rte_rhashtable_free(c->ht);
 	free(c->stream);
 	rte_free(c->objs);
 }
