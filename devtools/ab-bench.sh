@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The rte_rhashtable authors
+#
+# Before and after, in turns: run dpdk-rhashtable-bench of an earlier
+# commit and of this tree one after the other, round after round, on the
+# same cases, and print each case's figures side by side. On a shared
+# machine whose speed drifts from minute to minute, alternating the two
+# builds is what makes their figures comparable (the commit messages' "same
+# process, alternating libraries" figures come from it).
+#
+#   devtools/ab-bench.sh [--rounds N] [--counter NAME] BASE_REV FILTER
+#
+# FILTER is a --benchmark_filter regex, e.g.
+# 'lookup/rhashtable/single/hit_uniform/(1048576|16777216)' or
+# 'resize/rhashtable'. NAME is a counter of the cases (default
+# items_per_second, printed in millions; resize cases: min_over_steady).
+# BASE_REV is built once, from `git archive`, in
+# ${RHT_CACHE:-/var/cache/rhashtable}/ab/<commit>; this tree in
+# ${RHT_BENCH_BUILD:-build-bench}. Benchmarks need the packages that
+# devtools/deps.sh installs (-Dbenchmarks=enabled).
+
+set -e
+root=$(cd "$(dirname "$0")/.." && pwd)
+rounds=3
+counter=items_per_second
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rounds) rounds=$2; shift 2 ;;
+	--counter) counter=$2; shift 2 ;;
+	-h|--help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) break ;;
+	esac
+done
+if [ $# -ne 2 ]; then
+	echo "usage: $0 [--rounds N] [--counter NAME] BASE_REV FILTER" >&2
+	exit 2
+fi
+rev=$(git -C "$root" rev-parse --verify "$1^{commit}")
+filter=$2
+
+build_of() { # $1: source dir, $2: build dir
+	if [ ! -f "$2/build.ninja" ]; then
+		meson setup "$2" "$1" -Dbenchmarks=enabled >/dev/null
+	fi
+	ninja -C "$2" -j2 test/bench/dpdk-rhashtable-bench >/dev/null
+}
+
+base_dir=${RHT_CACHE:-/var/cache/rhashtable}/ab/$rev
+if [ ! -d "$base_dir/src" ]; then
+	mkdir -p "$base_dir/src"
+	git -C "$root" archive "$rev" | tar -x -C "$base_dir/src"
+fi
+build_of "$base_dir/src" "$base_dir/build"
+head_build=${RHT_BENCH_BUILD:-$root/build-bench}
+build_of "$root" "$head_build"
+
+# one line per build and round: case, then its repetitions' values
+report() { # $1: csv output of the bench
+	python3 - "$counter" "$1" <<'EOF'
+import csv, sys
+counter, path = sys.argv[1], sys.argv[2]
+header, cases = None, {}
+for row in csv.reader(open(path)):
+    if row and row[0] == 'name':
+        header = row
+        continue
+    if header is None or not row or row[0].rsplit('_', 1)[-1] in ('mean', 'median', 'stddev', 'cv'):
+        continue
+    fields = dict(zip(header, row))
+    parts = [p for p in row[0].split('/')
+             if ':' not in p and p not in ('real_time', 'manual_time')]
+    value = float(fields.get(counter) or 'nan')
+    if counter == 'items_per_second':
+        value /= 1e6
+    cases.setdefault('/'.join(parts[1:]), []).append('%.3g' % value)
+print(' | '.join('%s %s' % (k, ' '.join(v)) for k, v in cases.items()))
+EOF
+}
+
+echo "ab-bench: $counter, base $(git -C "$root" rev-parse --short "$rev"), head $(git -C "$root" describe --always --dirty)"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+for r in $(seq "$rounds"); do
+	for side in base head; do
+		if [ $side = base ]; then b=$base_dir/build; else b=$head_build; fi
+		"$b/test/bench/dpdk-rhashtable-bench" --benchmark_filter="$filter" \
+			--benchmark_format=csv >"$out" 2>/dev/null
+		echo "round $r $side: $(report "$out")"
+	done
+done
