@@ -279,11 +279,13 @@ lookups_mid_rehash(uint32_t present)
 	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, present, true), "rte_rhashtable_lookup");
 	TEST_ASSERT_SUCCESS(test_found(ht, objs, present, N_OBJS, false),
 			    "rte_rhashtable_lookup of removed objects");
-	for (i = 0; i < N_OBJS; i++)
+	for (i = 0; i < N_OBJS; i++) {
+		/* a variable: DPDK's TEST_ASSERT_EQUAL() does not bracket its operands */
+		want = i < present ? &objs[i] : NULL;
 		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_fast(ht, &objs[i].key,
 							     sizeof(objs[i].key)),
-				  i < present ? (void *)&objs[i] : NULL,
-				  "lookup_fast of object %u", i);
+				  want, "lookup_fast of object %u", i);
+	}
 	for (i = 0; i < N_OBJS; i += n) {
 		n = RTE_MIN(N_OBJS - i, (uint32_t)RTE_RHASHTABLE_LOOKUP_BULK_MAX);
 		for (j = 0; j < n; j++)
