@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -312,72 +313,81 @@ lookups_mid_rehash(uint32_t present)
 	return TEST_SUCCESS;
 }
 
+/* The table filled with the N_OBJS objects, settled at 8192 buckets. */
 static int
-test_lookups_mid_rehash(void)
+table_of_8192(void)
 {
-	struct rte_rhashtable_stats s;
-	uint64_t moved;
-	uint32_t sid, step;
-
 	TEST_ASSERT_SUCCESS(create_table(), "create");
 	TEST_ASSERT_SUCCESS(insert_with_worker(0, N_OBJS, 64), "insert");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 8192u, "an 8192-bucket table");
-	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(ht), "reseed");
-	TEST_ASSERT_SUCCESS(rte_rhashtable_service_id_get(ht, &sid), "service id");
-	/* the first step attaches the new table, the next one empties a batch */
-	moved = test_stats(ht).objs_moved;
-	for (step = 0; step < 4 && test_stats(ht).objs_moved == moved; step++)
-		TEST_ASSERT_SUCCESS(rte_service_run_iter_on_app_lcore(sid, 1), "service step");
-	s = test_stats(ht);
-	TEST_ASSERT(s.objs_moved > moved && s.objs_moved < moved + N_OBJS && s.ntables == 2,
-		    "not half-way: %" PRIu64 " of %u objects moved, %u tables",
-		    s.objs_moved - moved, N_OBJS, s.ntables);
-	TEST_ASSERT_NOT_EQUAL(test_table_key_seed(ht, 0), test_table_key_seed(ht, 1),
-			      "the re-seeded table kept the key seed");
-	TEST_ASSERT_SUCCESS(lookups_mid_rehash(N_OBJS), "half-way through the rehash");
-	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
-	TEST_ASSERT_EQUAL(test_stats(ht).ntables, 1u, "rehash finished");
-	return lookups_mid_rehash(N_OBJS);
+	return TEST_SUCCESS;
 }
 
 /*
- * The same half-way through a shrink, whose tables share the key seed:
- * lookups then run the hash's first step once for both tables
- * (rte_rhashtable_core.h), a path of its own.
+ * Run the rehash service in this thread until it has moved its first batch
+ * of buckets (the first step attaches the new table, the next one empties
+ * a batch): half-way through the rehash of the 8192-bucket table, whose
+ * present objects are objs[0, present), into a table of new_buckets that
+ * shares its key seed or not. Then look them up there, and again once the
+ * rehash is over.
  */
 static int
-test_lookups_mid_shrink(void)
+lookups_half_way(uint32_t present, uint32_t new_buckets, bool shared_key_seed)
 {
-	const uint32_t present = N_OBJS / 2 - 100; /* 24% of 8192 buckets */
 	struct rte_rhashtable_stats s;
-	uint32_t sid, step, i;
+	uint32_t sid, step;
 	uint64_t moved;
+	bool shared;
 
-	params.automatic_shrinking = true;
-	TEST_ASSERT_SUCCESS(create_table(), "create");
-	TEST_ASSERT_SUCCESS(insert_with_worker(0, N_OBJS, 64), "insert");
-	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
-	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 8192u, "an 8192-bucket table");
-	for (i = present; i < N_OBJS; i++)
-		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove %u", i);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_service_id_get(ht, &sid), "service id");
 	moved = test_stats(ht).objs_moved;
 	for (step = 0; step < 4 && test_stats(ht).objs_moved == moved; step++)
 		TEST_ASSERT_SUCCESS(rte_service_run_iter_on_app_lcore(sid, 1), "service step");
 	s = test_stats(ht);
 	TEST_ASSERT(s.objs_moved > moved && s.objs_moved < moved + present && s.ntables == 2 &&
-		    s.buckets == 4096,
-		    "not half-way through a shrink: %" PRIu64 " of %u objects moved, %u tables, "
-		    "%u buckets", s.objs_moved - moved, present, s.ntables, s.buckets);
-	TEST_ASSERT_EQUAL(test_table_key_seed(ht, 0), test_table_key_seed(ht, 1),
-			  "the shrunk table has a key seed of its own");
+		    s.buckets == new_buckets,
+		    "not half-way: %" PRIu64 " of %u objects moved, %u tables, %u buckets",
+		    s.objs_moved - moved, present, s.ntables, s.buckets);
+	shared = test_table_key_seed(ht, 0) == test_table_key_seed(ht, 1);
+	TEST_ASSERT_EQUAL(shared, shared_key_seed, "key seeds %#x and %#x",
+			  test_table_key_seed(ht, 0), test_table_key_seed(ht, 1));
 	TEST_ASSERT_NOT_EQUAL(test_table_seed(ht, 0), test_table_seed(ht, 1),
-			      "the shrunk table kept the seed");
-	TEST_ASSERT_SUCCESS(lookups_mid_rehash(present), "half-way through the shrink");
+			      "the new table kept the seed");
+	TEST_ASSERT_SUCCESS(lookups_mid_rehash(present), "half-way through the rehash");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	TEST_ASSERT_EQUAL(test_stats(ht).ntables, 1u, "rehash finished");
 	return lookups_mid_rehash(present);
+}
+
+/* Half-way through a re-seed, whose new table has a key seed of its own. */
+static int
+test_lookups_mid_rehash(void)
+{
+	TEST_ASSERT_SUCCESS(table_of_8192(), "fill");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(ht), "reseed");
+	/* the re-seed's table is attached by the first service step */
+	TEST_ASSERT_SUCCESS(lookups_half_way(N_OBJS, 8192, false), "re-seed");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Half-way through a shrink, whose tables share the key seed: lookups then
+ * run the hash's first step once for both tables (rte_rhashtable_core.h),
+ * a path of its own.
+ */
+static int
+test_lookups_mid_shrink(void)
+{
+	const uint32_t present = N_OBJS / 2 - 100; /* 24% of 8192 buckets */
+	uint32_t i;
+
+	params.automatic_shrinking = true;
+	TEST_ASSERT_SUCCESS(table_of_8192(), "fill");
+	for (i = present; i < N_OBJS; i++)
+		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove %u", i);
+	TEST_ASSERT_SUCCESS(lookups_half_way(present, 4096, true), "shrink");
+	return TEST_SUCCESS;
 }
 
 /* Run the rehash service callback once in this thread; its buckets and tables. */

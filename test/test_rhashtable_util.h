@@ -213,36 +213,33 @@ test_seedless_hash(const void *key, uint32_t key_len, uint32_t seed)
 	return k32;
 }
 
-/* Buckets of bucket table idx, 0 when it does not exist. */
-static inline uint32_t
-test_table_buckets(struct rte_rhashtable *ht, uint32_t idx)
+/* Bucket table idx of ht's chain; all zero when it does not exist. */
+static inline struct rte_rhashtable_table_info
+test_table_info(struct rte_rhashtable *ht, uint32_t idx)
 {
 	struct rte_rhashtable_table_info info;
 
 	if (rte_rhashtable_table_info_get(ht, idx, &info) != 0)
-		return 0;
-	return info.buckets;
+		memset(&info, 0, sizeof(info));
+	return info;
+}
+
+static inline uint32_t
+test_table_buckets(struct rte_rhashtable *ht, uint32_t idx)
+{
+	return test_table_info(ht, idx).buckets;
 }
 
 static inline uint32_t
 test_table_seed(struct rte_rhashtable *ht, uint32_t idx)
 {
-	struct rte_rhashtable_table_info info;
-
-	memset(&info, 0, sizeof(info));
-	rte_rhashtable_table_info_get(ht, idx, &info);
-	return info.seed;
+	return test_table_info(ht, idx).seed;
 }
 
-/* The key seed of bucket table idx (info.key_seed), 0 when there is none. */
 static inline uint32_t
 test_table_key_seed(struct rte_rhashtable *ht, uint32_t idx)
 {
-	struct rte_rhashtable_table_info info;
-
-	memset(&info, 0, sizeof(info));
-	rte_rhashtable_table_info_get(ht, idx, &info);
-	return info.key_seed;
+	return test_table_info(ht, idx).key_seed;
 }
 
 /* A QSBR variable for every lcore id; NULL on no memory. */
