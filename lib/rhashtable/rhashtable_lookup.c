@@ -156,11 +156,11 @@ rehash_progress(const struct __rte_rht_table *tbl, uint32_t *emptied)
  * keys sit below the worker's mark is a coin toss halfway through a rehash,
  * and the mispredictions made the middle of a resize the slowest stretch
  * of bulk lookups. A single lookup is the other way round (measured with
- * resize/rhashtable/single: worst window / steady 0.67-0.78 masked,
- * 0.70-0.78 with the branch; frozen halfway, 0.55-0.58 and 0.70-0.74):
- * the second hash costs it more than the mispredictions, and it hashes
- * again only the keys that moved, as lookups with a user hash (a call
- * through a pointer) always do.
+ * resize/rhashtable/single, the choice then made in the inline lookup:
+ * worst window / steady 0.55-0.62 masked, 0.67-0.78 with the branch;
+ * frozen halfway, 0.55-0.58 and 0.70-0.74): the second hash costs it more
+ * than the mispredictions, and it hashes again only the keys that moved,
+ * as lookups with a user hash (a call through a pointer) always do.
  */
 static __rte_always_inline const struct __rte_rht_table *
 key_table(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
