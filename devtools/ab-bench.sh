@@ -39,11 +39,20 @@ fi
 rev=$(git -C "$root" rev-parse --verify "$1^{commit}")
 filter=$2
 
-build_of() { # $1: source dir, $2: build dir
-	if [ ! -f "$2/build.ninja" ]; then
-		meson setup "$2" "$1" -Dbenchmarks=enabled >/dev/null
+build_of() { # $1: source dir, $2: build dir; quiet unless it fails
+	local log
+
+	if [ ! -f "$2/build.ninja" ] &&
+	   ! log=$(meson setup "$2" "$1" -Dbenchmarks=enabled 2>&1); then
+		echo "$log" >&2
+		echo "ab-bench: meson setup of $1 failed" >&2
+		exit 1
 	fi
-	ninja -C "$2" -j2 test/bench/dpdk-rhashtable-bench >/dev/null
+	if ! log=$(ninja -C "$2" -j2 test/bench/dpdk-rhashtable-bench 2>&1); then
+		echo "$log" >&2
+		echo "ab-bench: build of $1 failed" >&2
+		exit 1
+	fi
 }
 
 base_dir=${RHT_CACHE:-/var/cache/rhashtable}/ab/$rev
