@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The rte_rhashtable authors
+
+"""The goal ratios of the benchmark suite, each measured round after round
+with its peers in the same short process.
+
+    devtools/goal-bench.py [--rounds N] [--build DIR | --bench PATH] [--out FILE]
+                           [--check] [-- EAL args]
+
+A full run of dpdk-rhashtable-bench (devtools/run-bench.sh) measures
+rte_hash minutes after rte_rhashtable; on a shared machine whose speed
+swings from minute to minute, a ratio of two figures taken that far apart
+says more about the minute than about the code. Here each group of cases
+that a goal compares (say, the bulk lookups of rte_rhashtable and of bare
+rte_hash at 1Mi) runs alone in one process, a few seconds from first case
+to last, and the groups take turns for N rounds (default 5), so that the
+drift falls on all. Each goal's ratio is computed per round; the report
+gives the median, the range and how many rounds met the goal. FILE
+(default doc/perf/goals.md) gets the table, the machine and the command.
+--check runs nothing: it lists each group's cases and fails when a case a
+goal needs is not among them (a renamed case would leave a goal unmeasured).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_report import case_key, load, size_label  # noqa: E402
+
+MI = 1 << 20
+SIZES = (MI, 16 * MI)
+
+# One process per group: a --benchmark_filter over the cases the group's goals compare.
+GROUPS = {
+    "lookup_1Mi": r"^lookup/(rhashtable/(bulk32|single|single_call)|rte_hash/(bulk32_bare|single_bare)"
+                  r"|cds_lfht/single)/(hit|miss)_uniform/1048576/",
+    "lookup_16Mi": r"^lookup/(rhashtable/(bulk32|single|single_call)|rte_hash/(bulk32_bare|single_bare)"
+                   r"|cds_lfht/single)/(hit|miss)_uniform/16777216/",
+    "insert_1Mi": r"^insert/(rhashtable/(grow|grow_1w|grow_service)|rte_hash/presized)/1048576/",
+    "insert_16Mi": r"^insert/(rhashtable/(grow|grow_1w|grow_service)|rte_hash/presized)/16777216/",
+    "contend": r"^contend/(rhashtable/(bulk32|single)|rte_hash/(bulk32_bare|single_bare))/"
+               r"(alone|writer)/(1048576|16777216)/",
+    "resize": r"^resize/rhashtable/",
+    "memory": r"^memory/(rhashtable|rte_hash)/16777216/",
+}
+
+
+def goals():
+    """(group, text, goal, numerator key, denominator key, counter); a key is
+    a case_key() tuple; denominator None: the counter is the ratio."""
+    out = []
+    for n in SIZES:
+        g, s = "lookup_%s" % size_label(n), size_label(n)
+        for stream in ("hit_uniform", "miss_uniform"):
+            out.append((g, "bulk-32 lookup, %s, %s / bare rte_hash bulk" % (stream.split("_")[0], s),
+                        1.2, ("lookup", "rhashtable", "bulk32", stream, n),
+                        ("lookup", "rte_hash", "bulk32_bare", stream, n), "Mops"))
+        for mode, what in (("single", "inline"), ("single_call", "rte_rhashtable_lookup()")):
+            out.append((g, "single lookup, hit, %s, %s / bare rte_hash_lookup_data" % (s, what),
+                        1.2, ("lookup", "rhashtable", mode, "hit_uniform", n),
+                        ("lookup", "rte_hash", "single_bare", "hit_uniform", n), "Mops"))
+            out.append((g, "single lookup, hit, %s, %s / cds_lfht" % (s, what),
+                        2.0, ("lookup", "rhashtable", mode, "hit_uniform", n),
+                        ("lookup", "cds_lfht", "single", "hit_uniform", n), "Mops"))
+    for n in SIZES:
+        for sizing, goal in (("grow", 0.8), ("grow_1w", 0.8), ("grow_service", 1.0)):
+            out.append(("insert_%s" % size_label(n), "insert with growth from 64 buckets (%s), %s / rte_hash "
+                        "pre-sized insert" % (sizing, size_label(n)), goal,
+                        ("insert", "rhashtable", sizing, n),
+                        ("insert", "rte_hash", "presized", n), "Mops"))
+    for n in SIZES:
+        for mode in ("bulk32", "single"):
+            out.append(("contend", "%s reader beside a writer / alone, %s" % (mode, size_label(n)),
+                        0.9, ("contend", "rhashtable", mode, "writer", n),
+                        ("contend", "rhashtable", mode, "alone", n), "Mops"))
+            out.append(("contend", "%s reader beside a writer, %s / bare rte_hash reader beside "
+                        "a writer" % (mode, size_label(n)), 1.0,
+                        ("contend", "rhashtable", mode, "writer", n),
+                        ("contend", "rte_hash", mode + "_bare", "writer", n), "Mops"))
+    for mode in ("bulk32", "single"):
+        out.append(("resize", "worst 10 ms window / steady, 1Mi -> 2Mi -> 1Mi, %s" % mode, 0.8,
+                    ("resize", "rhashtable", mode, MI), None, "min_over_steady"))
+    out.append(("memory", "memory per entry, object included, 16Mi / rte_hash", 0.5,
+                ("memory", "rhashtable", 16 * MI), ("memory", "rte_hash", 16 * MI),
+                "bytes_per_entry"))
+    return out
+
+
+def value(cases, key, counter):
+    c = cases.get(key)
+    if c is None or c["error"] is not None:
+        return None
+    return c.get(counter)
+
+
+def run_group(bench, regex, eal):
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        path = f.name
+    cmd = [bench, "--benchmark_filter=" + regex, "--benchmark_out=" + path,
+           "--benchmark_out_format=json"] + (["--"] + eal if eal else [])
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    cases = load(path)[1]
+    os.unlink(path)
+    return cases
+
+
+def list_group(bench, regex, eal):
+    out = subprocess.run([bench, "--benchmark_list_tests", "--benchmark_filter=" + regex]
+                         + (["--"] + eal if eal else []), check=True, capture_output=True,
+                         text=True).stdout
+    return {case_key(line.strip()) for line in out.splitlines() if "/" in line}
+
+
+def check(bench, todo, eal):
+    """Every case a goal compares is among its group's cases; returns the missing."""
+    missing = []
+    for group, regex in GROUPS.items():
+        listed = list_group(bench, regex, eal)
+        for g, text, _, num, den, _ in todo:
+            if g != group:
+                continue
+            for key in (num, den):
+                if key is not None and key not in listed:
+                    missing.append("%s: %s" % (text, "/".join(str(k) for k in key)))
+    return missing
+
+
+def lower_is_better(counter):
+    return counter == "bytes_per_entry"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--build", default="build-bench")
+    ap.add_argument("--bench", help="the dpdk-rhashtable-bench binary (default: in --build)")
+    ap.add_argument("--out", default="doc/perf/goals.md")
+    ap.add_argument("--check", action="store_true",
+                    help="only check that every goal's cases exist")
+    ap.add_argument("eal", nargs="*", help="EAL arguments, after --")
+    args = ap.parse_args()
+
+    bench = args.bench or os.path.join(args.build, "test/bench/dpdk-rhashtable-bench")
+    if not os.access(bench, os.X_OK):
+        sys.exit("goal-bench: %s missing: meson setup %s -Dbenchmarks=enabled && "
+                 "ninja -C %s" % (bench, args.build, args.build))
+    todo = goals()
+    if args.check:
+        missing = check(bench, todo, args.eal)
+        for m in missing:
+            print("goal-bench: no case for " + m, file=sys.stderr)
+        print("goal-bench: %d goals, %d cases missing" % (len(todo), len(missing)))
+        return 1 if missing else 0
+    ratios = {g[1]: [] for g in todo}
+    start = time.time()
+    for rnd in range(args.rounds):
+        for group, regex in GROUPS.items():
+            if group == "memory" and rnd > 0:
+                continue  # counted bytes: the same every round
+            cases = run_group(bench, regex, args.eal)
+            for g, text, _, num, den, counter in todo:
+                if g != group:
+                    continue
+                a = value(cases, num, counter)
+                b = 1.0 if den is None else value(cases, den, counter)
+                if a is not None and b:
+                    ratios[text].append(a / b)
+        print("goal-bench: round %d of %d done (%.0f s)" % (rnd + 1, args.rounds,
+                                                            time.time() - start), file=sys.stderr)
+
+    rows = []
+    for _, text, goal, _, _, counter in todo:
+        vals = ratios[text]
+        if not vals:
+            rows.append("| %s | %.1fx | not measured | | |" % (text, goal))
+            continue
+        met = sum(1 for v in vals if (v <= goal if lower_is_better(counter) else v >= goal))
+        rows.append("| %s | %s%.1fx | %.2fx | %.2f-%.2fx | %d of %d |"
+                    % (text, "at most " if lower_is_better(counter) else "", goal,
+                       statistics.median(vals), min(vals), max(vals), met, len(vals)))
+    cpu = subprocess.run("lscpu | sed -n 's/^Model name: *//p' | head -1", shell=True,
+                         capture_output=True, text=True).stdout.strip()
+    dpdk = subprocess.run(["pkg-config", "--modversion", "libdpdk"], capture_output=True,
+                          text=True).stdout.strip()
+    tree = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
+                          text=True).stdout.strip()
+    text = "\n".join([
+        "# Goal ratios, measured in turns",
+        "",
+        "Generated by `devtools/goal-bench.py --rounds %d` (%s UTC, tree %s, DPDK %s, "
+        "%s, %d CPUs, %.0f s). Each group of cases that a goal compares ran in one "
+        "process of its own, the groups in turns, round after round: a ratio is "
+        "computed within a round, from figures taken seconds apart. Median and range "
+        "over the rounds; the last column counts the rounds that met the goal."
+        % (args.rounds, time.strftime("%Y-%m-%d %H:%M", time.gmtime()), tree, dpdk, cpu,
+           os.cpu_count(), time.time() - start),
+        "",
+        "| ratio | goal | median | range | rounds meeting it |",
+        "|---|---|---|---|---|",
+    ] + rows) + "\n"
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        f.write(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
