@@ -162,6 +162,19 @@ rehash_progress(const struct __rte_rht_table *tbl, uint32_t *emptied)
  * than the mispredictions, and it hashes again only the keys that moved,
  * as lookups with a user hash (a call through a pointer) always do.
  */
+/*
+ * The key's hash in later; mix is its first step when shared (key_table():
+ * later keeps the key seed of the table before it).
+ */
+static __rte_always_inline uint64_t
+later_hash(const struct rte_rhashtable *ht, const struct __rte_rht_table *later,
+	   const void *key, uint64_t mix, bool shared, uint32_t key_len, bool fast)
+{
+	if (shared)
+		return __rte_rht_hash_final(mix, &later->mix_seeds);
+	return hash_k(ht, later, key, key_len, fast);
+}
+
 static __rte_always_inline const struct __rte_rht_table *
 key_table(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
 	  const struct __rte_rht_table *later, uint32_t emptied, const void *key, uint64_t *hash,
@@ -182,12 +195,10 @@ key_table(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
 	if (!fast || !masked) {
 		if (rht_hash_idx(tbl, h) >= emptied)
 			return tbl;
-		*hash = shared ? __rte_rht_hash_final(mix, &later->mix_seeds) :
-				 hash_k(ht, later, key, key_len, fast);
+		*hash = later_hash(ht, later, key, mix, shared, key_len, fast);
 		return later;
 	}
-	h_later = shared ? __rte_rht_hash_final(mix, &later->mix_seeds) :
-			   hash_k(ht, later, key, key_len, fast);
+	h_later = later_hash(ht, later, key, mix, shared, key_len, fast);
 	moved = -(uint64_t)(rht_hash_idx(tbl, h) < emptied);
 	*hash = (h_later & moved) | (h & ~moved);
 	return (const struct __rte_rht_table *)(((uintptr_t)later & moved) |
