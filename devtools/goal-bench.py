@@ -23,7 +23,6 @@ goal needs is not among them (a renamed case would leave a goal unmeasured).
 """
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -32,24 +31,27 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_report import case_key, load, size_label  # noqa: E402
+from bench_report import Report, case_key, load, size_label  # noqa: E402
 
 MI = 1 << 20
 SIZES = (MI, 16 * MI)
 
-# One process per group: a --benchmark_filter over the cases the group's goals compare.
-GROUPS = {
-    "lookup_1Mi": r"^lookup/(rhashtable/(bulk32|single|single_call)|rte_hash/(bulk32_bare|single_bare)"
-                  r"|cds_lfht/single)/(hit|miss)_uniform/1048576/",
-    "lookup_16Mi": r"^lookup/(rhashtable/(bulk32|single|single_call)|rte_hash/(bulk32_bare|single_bare)"
-                   r"|cds_lfht/single)/(hit|miss)_uniform/16777216/",
-    "insert_1Mi": r"^insert/(rhashtable/(grow|grow_1w|grow_service)|rte_hash/presized)/1048576/",
-    "insert_16Mi": r"^insert/(rhashtable/(grow|grow_1w|grow_service)|rte_hash/presized)/16777216/",
+# One process per group: a --benchmark_filter over the cases the group's goals
+# compare. The lookups and inserts of each size are a group of their own, so
+# that a group's cases run seconds apart.
+GROUPS = {}
+for _n in SIZES:
+    GROUPS["lookup_" + size_label(_n)] = (
+        r"^lookup/(rhashtable/(bulk32|single|single_call)|rte_hash/(bulk32_bare|single_bare)"
+        r"|cds_lfht/single)/(hit|miss)_uniform/%d/" % _n)
+    GROUPS["insert_" + size_label(_n)] = (
+        r"^insert/(rhashtable/(grow|grow_1w|grow_service)|rte_hash/presized)/%d/" % _n)
+GROUPS.update({
     "contend": r"^contend/(rhashtable/(bulk32|single)|rte_hash/(bulk32_bare|single_bare))/"
-               r"(alone|writer)/(1048576|16777216)/",
+               r"(alone|writer)/(%d|%d)/" % SIZES,
     "resize": r"^resize/rhashtable/",
-    "memory": r"^memory/(rhashtable|rte_hash)/16777216/",
-}
+    "memory": r"^memory/(rhashtable|rte_hash)/%d/" % SIZES[-1],
+})
 
 
 def goals():
@@ -93,22 +95,15 @@ def goals():
     return out
 
 
-def value(cases, key, counter):
-    c = cases.get(key)
-    if c is None or c["error"] is not None:
-        return None
-    return c.get(counter)
-
-
 def run_group(bench, regex, eal):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         path = f.name
     cmd = [bench, "--benchmark_filter=" + regex, "--benchmark_out=" + path,
            "--benchmark_out_format=json"] + (["--"] + eal if eal else [])
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    cases = load(path)[1]
+    report = Report(*load(path))
     os.unlink(path)
-    return cases
+    return report
 
 
 def list_group(bench, regex, eal):
@@ -165,12 +160,12 @@ def main():
         for group, regex in GROUPS.items():
             if group == "memory" and rnd > 0:
                 continue  # counted bytes: the same every round
-            cases = run_group(bench, regex, args.eal)
+            report = run_group(bench, regex, args.eal)
             for g, text, _, num, den, counter in todo:
                 if g != group:
                     continue
-                a = value(cases, num, counter)
-                b = 1.0 if den is None else value(cases, den, counter)
+                a = report.get(*num, counter=counter)
+                b = 1.0 if den is None else report.get(*den, counter=counter)
                 if a is not None and b:
                     ratios[text].append(a / b)
         print("goal-bench: round %d of %d done (%.0f s)" % (rnd + 1, args.rounds,
