@@ -1131,6 +1131,189 @@ test_default_hash_vectors(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Bucket word summaries (rte_rhashtable_core.h): a chain of one object
+ * keeps its 16-bit fingerprint, longer chains Bloom bits from the 8-bit
+ * one. A summary must hold every hash pushed into it, in any order, and
+ * turn away exactly what its reading says.
+ */
+static uint64_t
+xorshift64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* What the summary of these n hashes should hold, from first principles. */
+static bool
+summary_should_hold(const uint64_t *h, uint32_t n, uint64_t probe)
+{
+	uint16_t bloom = 0, bits = 0;
+	uint32_t i;
+
+	if (n == 1)
+		return (h[0] >> 48) == (probe >> 48);
+	for (i = 0; i < n; i++)
+		bloom |= (uint16_t)(1U << ((h[i] >> 56) & 15) | 1U << (h[i] >> 60));
+	bits = (uint16_t)(1U << ((probe >> 56) & 15) | 1U << (probe >> 60));
+	return n != 0 && (bloom & bits) == bits;
+}
+
+static int
+test_bucket_summary(void)
+{
+	static struct rte_rhash_head obj, *bucket;
+	struct rte_rhash_head *word;
+	uint64_t h[6], probe, rng = 0x243f6a8885a308d3ULL;
+	uint32_t n, i, trial, passed[RTE_DIM(h) + 1] = { 0 };
+	uint16_t summary, reversed;
+	bool want;
+
+	for (trial = 0; trial < 2000; trial++) {
+		summary = 0;
+		for (n = 0; n < RTE_DIM(h); n++) {
+			h[n] = xorshift64(&rng);
+			summary = __rte_rht_summary_add(summary, n, h[n]);
+		}
+		for (n = 0; n <= RTE_DIM(h); n++) {
+			summary = 0;
+			for (i = 0; i < n; i++)
+				summary = __rte_rht_summary_add(summary, i, h[i]);
+			word = n == 0 ? __rte_rht_nulls(&bucket) :
+				__rte_rht_bucket_word(&obj, summary, n);
+			TEST_ASSERT_EQUAL(__rte_rht_bucket_len(word), RTE_MIN(n, 3u),
+					  "length of %u objects", n);
+			for (i = 0; i < n; i++)
+				TEST_ASSERT(__rte_rht_summary_may_hold(word, h[i]),
+					    "a summary of %u lost object %u", n, i);
+			probe = xorshift64(&rng);
+			want = summary_should_hold(h, n, probe);
+			TEST_ASSERT_EQUAL(__rte_rht_summary_may_hold(word, probe), want,
+					  "%u objects, probe 0x%016" PRIx64, n, probe);
+			passed[n] += want;
+		}
+		/* the order of the pushes does not matter */
+		summary = __rte_rht_summary_add(__rte_rht_summary_add(0, 0, h[0]), 1, h[1]);
+		reversed = __rte_rht_summary_add(__rte_rht_summary_add(0, 0, h[1]), 1, h[0]);
+		TEST_ASSERT_EQUAL(reversed, summary, "two objects, reversed");
+	}
+	TEST_ASSERT_EQUAL(passed[0], 0u, "an empty bucket let %u probes through", passed[0]);
+	/* a fingerprint lets one key in 65536 through, two Bloom bits about 2% */
+	TEST_ASSERT(passed[1] <= 2, "one object let %u of 2000 probes through", passed[1]);
+	printf("random probes let through, of 2000: 1 object %u, 2: %u, 3: %u, 6: %u\n",
+	       passed[1], passed[2], passed[3], passed[6]);
+	return TEST_SUCCESS;
+}
+
+/*
+ * One bucket through every summary: keys that share their bucket in every
+ * table but not their fingerprint (fp_hash()); chains grow to 4 and shrink
+ * back by removals at the head, in the middle and at the end, each of which
+ * recomputes the summary. Lookups of the keys left must hit; of absent keys
+ * must miss, and while the chain holds one object, without comparing a
+ * single key (fp_cmp() counts the compares).
+ */
+#define FP_KEYS 4
+#define FP_ABSENT 64
+
+static unsigned int fp_cmp_calls;
+
+static uint32_t
+fp_hash(const void *key, uint32_t key_len __rte_unused, uint32_t seed __rte_unused)
+{
+	uint32_t k;
+
+	memcpy(&k, key, sizeof(k));
+	/* the low half picks the bucket, the high half is the fingerprint */
+	return (uint32_t)((k * 40503u) << 16) | 5u;
+}
+
+static int
+fp_cmp(const void *key, const void *obj)
+{
+	fp_cmp_calls++;
+	return memcmp(key, &((const struct test_obj *)obj)->key, sizeof(uint32_t));
+}
+
+/* Lookups of objs[0..FP_KEYS) (present where in is set) and of absent keys. */
+static int
+fp_check(struct rte_rhashtable *t, struct test_obj *o, const bool *in, unsigned int *absent_cmps)
+{
+	const void *keys[FP_ABSENT];
+	void *found[FP_ABSENT];
+	uint32_t i, k;
+
+	for (i = 0; i < FP_KEYS; i++)
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup(t, &o[i].key), in[i] ? &o[i] : NULL,
+				  "key %u, %s", o[i].key, in[i] ? "present" : "removed");
+	fp_cmp_calls = 0;
+	for (i = 0; i < FP_ABSENT; i++) {
+		k = 1000 + i;
+		TEST_ASSERT_NULL(rte_rhashtable_lookup(t, &k), "absent key %u found", k);
+	}
+	for (i = 0; i < FP_ABSENT; i++)
+		keys[i] = &o[FP_KEYS + i].key;
+	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_bulk(t, keys, FP_ABSENT, NULL, found), 0,
+			  "bulk lookup of absent keys");
+	*absent_cmps = fp_cmp_calls;
+	return TEST_SUCCESS;
+}
+
+static int
+summary_transitions(struct rte_rhashtable *t, struct test_obj *o)
+{
+	static const uint32_t removal_order[FP_KEYS] = { 3, 1, 0, 2 };
+	bool in[FP_KEYS] = { false };
+	unsigned int cmps;
+	uint32_t i, r;
+
+	for (i = 0; i < FP_KEYS; i++) {
+		TEST_ASSERT_SUCCESS(rte_rhashtable_insert(t, &o[i].node), "insert %u", i);
+		in[i] = true;
+		TEST_ASSERT_SUCCESS(fp_check(t, o, in, &cmps), "a chain of %u", i + 1);
+		if (i == 0)
+			TEST_ASSERT_EQUAL(cmps, 0u, "one object: absent keys compared %u times",
+					  cmps);
+	}
+	TEST_ASSERT_EQUAL(test_table_buckets(t, 0), 64u, "no resize");
+	/* 3 is the head, 1 in the middle, then 0 the tail of 0-2, 2 alone */
+	for (r = 0; r < FP_KEYS; r++) {
+		i = removal_order[r];
+		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(t, &o[i].node), "remove %u", i);
+		in[i] = false;
+		TEST_ASSERT_SUCCESS(fp_check(t, o, in, &cmps), "after removing %u", i);
+		if (r == FP_KEYS - 2)
+			TEST_ASSERT_EQUAL(cmps, 0u,
+					  "one object left: absent keys compared %u times", cmps);
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+test_summary_transitions(void)
+{
+	struct test_obj *o = test_objs_alloc(FP_KEYS + FP_ABSENT, 1);
+	struct rte_rhashtable_params p;
+	struct rte_rhashtable *t;
+	int rc;
+
+	TEST_ASSERT_NOT_NULL(o, "objects");
+	test_params_init(&p, "rht_fp");
+	p.hashfn = fp_hash;
+	p.obj_cmpfn = fp_cmp;
+	t = rte_rhashtable_create(&p);
+	if (t == NULL) {
+		rte_free(o);
+		TEST_ASSERT(0, "create: %s", rte_strerror(rte_errno));
+	}
+	rc = summary_transitions(t, o);
+	rte_rhashtable_free(t);
+	rte_free(o);
+	return rc;
+}
+
 static struct unit_test_suite rhashtable_suite = {
 	.suite_name = "rhashtable basic",
 	.setup = NULL,
@@ -1155,6 +1338,8 @@ static struct unit_test_suite rhashtable_suite = {
 		TEST_CASE_ST(basic_setup, basic_teardown, test_free_and_destroy),
 		TEST_CASE_ST(basic_setup, basic_teardown, test_default_hash),
 		TEST_CASE(test_default_hash_vectors),
+		TEST_CASE(test_bucket_summary),
+		TEST_CASE(test_summary_transitions),
 		TEST_CASES_END()
 	}
 };

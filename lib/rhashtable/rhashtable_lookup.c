@@ -79,7 +79,7 @@ chain_find(const struct rte_rhashtable *ht, const void *key, uint64_t hash,
 	struct rte_rhash_head *he;
 
 	for (;;) {
-		if (!__rte_rht_bloom_may_hold(word, hash))
+		if (!__rte_rht_summary_may_hold(word, hash))
 			return NULL;
 		for (he = __rte_rht_ptr(word); !__rte_rht_is_nulls(he);
 		     he = rte_atomic_load_explicit(&he->next, rte_memory_order_acquire)) {
@@ -241,7 +241,7 @@ chain_start(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt, uint64
 	struct rte_rhash_head *word = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
 	struct rte_rhash_head *he = __rte_rht_ptr(word);
 
-	if (!__rte_rht_bloom_may_hold(word, hash) || __rte_rht_is_nulls(he))
+	if (!__rte_rht_summary_may_hold(word, hash) || __rte_rht_is_nulls(he))
 		return NULL;
 	rte_prefetch0(rht_obj(ht, he));
 	return he;

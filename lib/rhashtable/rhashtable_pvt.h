@@ -230,7 +230,8 @@ rht_chain_push(bool pushes, struct rte_rhash_head **bkt, struct rte_rhash_head *
 		 */
 		rte_atomic_store_explicit(&he->next, __rte_rht_ptr(w), rte_memory_order_release);
 	} while (!rht_bucket_update(pushes, bkt, &w, __rte_rht_bucket_word(he,
-			__rte_rht_bucket_bloom(w) | __rte_rht_bloom_bits(hash),
+			__rte_rht_summary_add(__rte_rht_bucket_summary(w), __rte_rht_bucket_len(w),
+					      hash),
 			__rte_rht_bucket_len(w) + 1)));
 }
 
@@ -271,7 +272,7 @@ rht_link_replace(bool pushes, struct rte_rhash_head **bkt, struct rte_rhash_head
 		w = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
 		if (__rte_rht_ptr(w) == old &&
 		    rht_bucket_update(pushes, bkt, &w,
-				      __rte_rht_bucket_word(p, __rte_rht_bucket_bloom(w),
+				      __rte_rht_bucket_word(p, __rte_rht_bucket_summary(w),
 							    __rte_rht_bucket_len(w))))
 			return;
 		pprev = rht_chain_find_link(bkt, old);

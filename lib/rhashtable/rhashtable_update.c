@@ -74,7 +74,7 @@ bucket_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, struct rht_i
 {
 	/* acquire: the worker may have pushed objects (rht_bucket_cas()) */
 	struct rte_rhash_head *w = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
-	bool look = c->mode != RHT_INSERT_ANY && __rte_rht_bloom_may_hold(w, c->hash);
+	bool look = c->mode != RHT_INSERT_ANY && __rte_rht_summary_may_hold(w, c->hash);
 	struct rte_rhash_head **pprev;
 	struct rte_rhash_head *p;
 
@@ -142,7 +142,7 @@ old_bucket_rules_out(struct rte_rhash_head **bkt, const struct rht_insert_ctx *c
 		return true;
 	/* acquire: pairs with the release stores that unlink moved objects */
 	return c->mode == RHT_INSERT_UNIQUE &&
-	       !__rte_rht_bloom_may_hold(rte_atomic_load_explicit(bkt, rte_memory_order_acquire),
+	       !__rte_rht_summary_may_hold(rte_atomic_load_explicit(bkt, rte_memory_order_acquire),
 					 hash);
 }
 
@@ -461,17 +461,18 @@ rht_bucket_reseal(const struct rte_rhashtable *ht, const struct __rte_rht_table 
 	/* acquire: as in bucket_scan() */
 	struct rte_rhash_head *w = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
 	struct rte_rhash_head *p;
-	uint16_t bloom;
+	uint16_t summary;
 	uint32_t len;
 
 	do {
-		bloom = 0;
+		summary = 0;
 		len = 0;
 		for (p = __rte_rht_ptr(w); !__rte_rht_is_nulls(p);
 		     p = __rte_rht_ptr(p->next), len++)
-			bloom |= __rte_rht_bloom_bits(rht_obj_hash(ht, tbl, rht_obj(ht, p)));
+			summary = __rte_rht_summary_add(summary, len,
+							rht_obj_hash(ht, tbl, rht_obj(ht, p)));
 	} while (!rht_bucket_update(pushes, bkt, &w,
-				    __rte_rht_bucket_word(__rte_rht_ptr(w), bloom, len)));
+				    __rte_rht_bucket_word(__rte_rht_ptr(w), summary, len)));
 }
 
 static int

@@ -105,21 +105,31 @@ struct __rte_rht_table {
 /*
  * Chain links. A bucket word (the head of a chain) points to the first
  * object and carries, in the 16 address bits that x86-64 and AArch64 user
- * space leave at zero, a Bloom summary of the hashes of the chain's objects:
- * two bits per object. A lookup whose bits are not all set knows the key is
- * not in the chain without touching any object, so most misses read the
- * bucket word alone. The summary may have extra bits (a removal may leave
- * them), never missing ones. Bits 1-2, free in 8-byte aligned addresses,
- * hold the chain length up to 3 ("3 or more"), so that an insert checks the
- * chain limit without walking the chain. Links inside objects (next) carry
- * neither. A link with bit 0 set is the nulls marker that ends a chain: the
- * address of the chain's bucket, bit 0 set.
+ * space leave at zero, a summary of the hashes of the chain's objects, so
+ * that a lookup can tell that its key is not in the chain without touching
+ * any object: most misses read the bucket word alone. Bits 1-2, free in
+ * 8-byte aligned addresses, hold the chain length up to 3 ("3 or more"),
+ * so that an insert checks the chain limit without walking the chain, and
+ * tell how the summary reads:
+ * - length 1: the object's 16-bit fingerprint (hash bits 48-63);
+ * - 2 or more: a Bloom summary, two bits per object taken from its hash
+ *   bits 56-63 (the high half of its fingerprint).
+ * A table grown to size has most of its full chains one object long: a
+ * fingerprint there turns away all but one key in 65536, where two Bloom
+ * bits turned away some 98%, and a miss that passes costs a memory round
+ * trip to the object. The length and summary may describe objects that the
+ * rehash worker moved away (it unlinks the last object of an old chain
+ * without rewriting the bucket word; a removal recomputes both from the
+ * objects that remain): they may overstate the chain, never understate it.
+ * Links inside objects (next) carry neither. A link with bit 0 set is the
+ * nulls marker that ends a chain: the address of the chain's bucket, bit 0
+ * set; a bucket word that is a marker reads as length 0.
  */
-#define __RTE_RHT_BLOOM_SHIFT 48
+#define __RTE_RHT_SUMMARY_SHIFT 48
 #define __RTE_RHT_LEN_SHIFT 1
 #define __RTE_RHT_LEN_MAX 3
 #define __RTE_RHT_LEN_MASK ((uint64_t)__RTE_RHT_LEN_MAX << __RTE_RHT_LEN_SHIFT)
-#define __RTE_RHT_PTR_MASK (((UINT64_C(1) << __RTE_RHT_BLOOM_SHIFT) - 1) & ~__RTE_RHT_LEN_MASK)
+#define __RTE_RHT_PTR_MASK (((UINT64_C(1) << __RTE_RHT_SUMMARY_SHIFT) - 1) & ~__RTE_RHT_LEN_MASK)
 
 /* The marker that ends the chain of bucket bkt. */
 static inline struct rte_rhash_head *
@@ -141,17 +151,70 @@ __rte_rht_ptr(const struct rte_rhash_head *link)
 	return (struct rte_rhash_head *)((uintptr_t)link & __RTE_RHT_PTR_MASK);
 }
 
-/* The two summary bits of a hash: taken from bits that do not pick the bucket. */
+/* Fingerprints of a hash: from bits that do not pick the bucket. */
 static inline uint16_t
-__rte_rht_bloom_bits(uint64_t hash)
+__rte_rht_fp16(uint64_t hash)
 {
-	return (uint16_t)((1U << ((hash >> 48) & 15)) | (1U << ((hash >> 56) & 15)));
+	return (uint16_t)(hash >> 48);
+}
+
+static inline uint8_t
+__rte_rht_fp8(uint64_t hash)
+{
+	return (uint8_t)(hash >> 56);
+}
+
+/*
+ * The two Bloom bits of each 8-bit fingerprint f, 1 << (f & 15) | 1 << (f >> 4)
+ * (test_bucket_summary() checks them): a load in every lookup
+ * rather than two shifts by a variable count, which cost a lookup several
+ * instructions to set up and so some of the lookups the core overlaps.
+ */
+static const uint16_t __rte_rht_bloom_of[256] __rte_unused = {
+	0x0001, 0x0003, 0x0005, 0x0009, 0x0011, 0x0021, 0x0041, 0x0081,
+	0x0101, 0x0201, 0x0401, 0x0801, 0x1001, 0x2001, 0x4001, 0x8001,
+	0x0003, 0x0002, 0x0006, 0x000a, 0x0012, 0x0022, 0x0042, 0x0082,
+	0x0102, 0x0202, 0x0402, 0x0802, 0x1002, 0x2002, 0x4002, 0x8002,
+	0x0005, 0x0006, 0x0004, 0x000c, 0x0014, 0x0024, 0x0044, 0x0084,
+	0x0104, 0x0204, 0x0404, 0x0804, 0x1004, 0x2004, 0x4004, 0x8004,
+	0x0009, 0x000a, 0x000c, 0x0008, 0x0018, 0x0028, 0x0048, 0x0088,
+	0x0108, 0x0208, 0x0408, 0x0808, 0x1008, 0x2008, 0x4008, 0x8008,
+	0x0011, 0x0012, 0x0014, 0x0018, 0x0010, 0x0030, 0x0050, 0x0090,
+	0x0110, 0x0210, 0x0410, 0x0810, 0x1010, 0x2010, 0x4010, 0x8010,
+	0x0021, 0x0022, 0x0024, 0x0028, 0x0030, 0x0020, 0x0060, 0x00a0,
+	0x0120, 0x0220, 0x0420, 0x0820, 0x1020, 0x2020, 0x4020, 0x8020,
+	0x0041, 0x0042, 0x0044, 0x0048, 0x0050, 0x0060, 0x0040, 0x00c0,
+	0x0140, 0x0240, 0x0440, 0x0840, 0x1040, 0x2040, 0x4040, 0x8040,
+	0x0081, 0x0082, 0x0084, 0x0088, 0x0090, 0x00a0, 0x00c0, 0x0080,
+	0x0180, 0x0280, 0x0480, 0x0880, 0x1080, 0x2080, 0x4080, 0x8080,
+	0x0101, 0x0102, 0x0104, 0x0108, 0x0110, 0x0120, 0x0140, 0x0180,
+	0x0100, 0x0300, 0x0500, 0x0900, 0x1100, 0x2100, 0x4100, 0x8100,
+	0x0201, 0x0202, 0x0204, 0x0208, 0x0210, 0x0220, 0x0240, 0x0280,
+	0x0300, 0x0200, 0x0600, 0x0a00, 0x1200, 0x2200, 0x4200, 0x8200,
+	0x0401, 0x0402, 0x0404, 0x0408, 0x0410, 0x0420, 0x0440, 0x0480,
+	0x0500, 0x0600, 0x0400, 0x0c00, 0x1400, 0x2400, 0x4400, 0x8400,
+	0x0801, 0x0802, 0x0804, 0x0808, 0x0810, 0x0820, 0x0840, 0x0880,
+	0x0900, 0x0a00, 0x0c00, 0x0800, 0x1800, 0x2800, 0x4800, 0x8800,
+	0x1001, 0x1002, 0x1004, 0x1008, 0x1010, 0x1020, 0x1040, 0x1080,
+	0x1100, 0x1200, 0x1400, 0x1800, 0x1000, 0x3000, 0x5000, 0x9000,
+	0x2001, 0x2002, 0x2004, 0x2008, 0x2010, 0x2020, 0x2040, 0x2080,
+	0x2100, 0x2200, 0x2400, 0x2800, 0x3000, 0x2000, 0x6000, 0xa000,
+	0x4001, 0x4002, 0x4004, 0x4008, 0x4010, 0x4020, 0x4040, 0x4080,
+	0x4100, 0x4200, 0x4400, 0x4800, 0x5000, 0x6000, 0x4000, 0xc000,
+	0x8001, 0x8002, 0x8004, 0x8008, 0x8010, 0x8020, 0x8040, 0x8080,
+	0x8100, 0x8200, 0x8400, 0x8800, 0x9000, 0xa000, 0xc000, 0x8000,
+};
+
+static inline uint16_t
+__rte_rht_fp8_bloom(uint8_t fp8)
+{
+	return __rte_rht_bloom_of[fp8];
 }
 
 static inline uint16_t
-__rte_rht_bucket_bloom(const struct rte_rhash_head *word)
+__rte_rht_bucket_summary(const struct rte_rhash_head *word)
 {
-	return (uint16_t)((uintptr_t)word >> __RTE_RHT_BLOOM_SHIFT);
+	return (uint16_t)((uintptr_t)word >> __RTE_RHT_SUMMARY_SHIFT);
 }
 
 /* Chain length from a bucket word: exact below __RTE_RHT_LEN_MAX. */
@@ -161,23 +224,50 @@ __rte_rht_bucket_len(const struct rte_rhash_head *word)
 	return ((uintptr_t)word & __RTE_RHT_LEN_MASK) >> __RTE_RHT_LEN_SHIFT;
 }
 
+/*
+ * The summary of a chain of len objects (from __rte_rht_bucket_len())
+ * whose summary was summary, once an object with this hash joins it.
+ */
+static inline uint16_t
+__rte_rht_summary_add(uint16_t summary, uint32_t len, uint64_t hash)
+{
+	uint16_t bits = __rte_rht_fp8_bloom(__rte_rht_fp8(hash));
+
+	if (len == 0)
+		return __rte_rht_fp16(hash);
+	if (len == 1)
+		/* the first object's Bloom bits, from its fingerprint */
+		return (uint16_t)(__rte_rht_fp8_bloom((uint8_t)(summary >> 8)) | bits);
+	return (uint16_t)(summary | bits);
+}
+
 static inline struct rte_rhash_head *
-__rte_rht_bucket_word(const struct rte_rhash_head *head, uint16_t bloom, uint32_t len)
+__rte_rht_bucket_word(const struct rte_rhash_head *head, uint16_t summary, uint32_t len)
 {
 	if (__rte_rht_is_nulls(head))
 		return __rte_rht_ptr(head);
 	return (struct rte_rhash_head *)((uintptr_t)__rte_rht_ptr(head) |
-		((uintptr_t)bloom << __RTE_RHT_BLOOM_SHIFT) |
+		((uintptr_t)summary << __RTE_RHT_SUMMARY_SHIFT) |
 		((uintptr_t)RTE_MIN(len, (uint32_t)__RTE_RHT_LEN_MAX) << __RTE_RHT_LEN_SHIFT));
 }
 
-/* May the chain headed by word hold an object with this hash? */
+/*
+ * May the chain headed by word hold an object with this hash? One masked
+ * compare, its operands picked without a branch (the lengths of the chains
+ * that lookups meet are a coin toss): a single object's fingerprint must
+ * equal the key's; a Bloom summary must have the key's two bits set, that
+ * is its complement none of them. An empty bucket reads as a Bloom summary
+ * with no bit set.
+ */
 static inline bool
-__rte_rht_bloom_may_hold(const struct rte_rhash_head *word, uint64_t hash)
+__rte_rht_summary_may_hold(const struct rte_rhash_head *word, uint64_t hash)
 {
-	uint16_t bits = __rte_rht_bloom_bits(hash);
+	/* all ones for a single object, else zero */
+	uint16_t single = (uint16_t)-(uint16_t)(__rte_rht_bucket_len(word) == 1);
+	uint16_t want = (uint16_t)(__rte_rht_fp16(hash) | ~single);
+	uint16_t mask = (uint16_t)(__rte_rht_fp8_bloom(__rte_rht_fp8(hash)) | single);
 
-	return (__rte_rht_bucket_bloom(word) & bits) == bits;
+	return ((__rte_rht_bucket_summary(word) ^ want) & mask) == 0;
 }
 
 static inline struct rte_rhash_head **
@@ -374,7 +464,7 @@ __rte_rht_lookup_common(const struct __rte_rht_core *c, const void *key, uint32_
 	bkt = __rte_rht_bucket(tbl, (uint32_t)hash & tbl->mask);
 	/* acquire: pairs with the release stores that link objects */
 	word = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
-	if (__rte_rht_bloom_may_hold(word, hash)) {
+	if (__rte_rht_summary_may_hold(word, hash)) {
 		for (he = __rte_rht_ptr(word); !__rte_rht_is_nulls(he);
 		     he = rte_atomic_load_explicit(&he->next, rte_memory_order_acquire))
 			if (__rte_rht_keys_differ((const uint8_t *)key, (const uint8_t *)he -
