@@ -55,7 +55,8 @@ GROUPS.update({
 
 
 def goals():
-    """(group, text, goal, numerator key, denominator key, counter); a key is
+    """(group, text, goal, numerator key, denominator key, counter); goal None:
+    no goal of its own, a row that explains another; a key is
     a case_key() tuple; denominator None: the counter is the ratio."""
     out = []
     for n in SIZES:
@@ -89,6 +90,12 @@ def goals():
     for mode in ("bulk32", "single"):
         out.append(("resize", "worst 10 ms window / steady, 1Mi -> 2Mi -> 1Mi, %s" % mode, 0.8,
                     ("resize", "rhashtable", mode, MI), None, "min_over_steady"))
+        # no goal of their own: which part of a grow or shrink the worst window falls in
+        for part, counter in (("the writer alone, before the rehash starts",
+                               "writer_only_min_over_steady"),
+                              ("from the rehash's start", "rehash_min_over_steady")):
+            out.append(("resize", "of which: worst window / steady, %s, %s" % (part, mode), None,
+                        ("resize", "rhashtable", mode, MI), None, counter))
     out.append(("memory", "memory per entry, object included, 16Mi / rte_hash", 0.5,
                 ("memory", "rhashtable", 16 * MI), ("memory", "rte_hash", 16 * MI),
                 "bytes_per_entry"))
@@ -175,7 +182,12 @@ def main():
     for _, text, goal, _, _, counter in todo:
         vals = ratios[text]
         if not vals:
-            rows.append("| %s | %.1fx | not measured | | |" % (text, goal))
+            rows.append("| %s | %s | not measured | | |"
+                        % (text, "-" if goal is None else "%.1fx" % goal))
+            continue
+        if goal is None:
+            rows.append("| %s | - | %.2fx | %.2f-%.2fx | - |"
+                        % (text, statistics.median(vals), min(vals), max(vals)))
             continue
         met = sum(1 for v in vals if (v <= goal if lower_is_better(counter) else v >= goal))
         rows.append("| %s | %s%.1fx | %.2fx | %.2f-%.2fx | %d of %d |"

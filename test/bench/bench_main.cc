@@ -341,6 +341,10 @@ BM_resize(benchmark::State &st, int bulk)
 	st.counters["steady_Mops"] = r.steady_mops;
 	st.counters["min_window_Mops"] = r.min_mops;
 	st.counters["min_over_steady"] = r.steady_mops > 0 ? r.min_mops / r.steady_mops : 0;
+	st.counters["writer_only_min_over_steady"] =
+		r.steady_mops > 0 ? r.writer_min_mops / r.steady_mops : 0;
+	st.counters["rehash_min_over_steady"] =
+		r.steady_mops > 0 ? r.rehash_min_mops / r.steady_mops : 0;
 	st.counters["baseline_min_Mops"] = r.base_min_mops;
 	st.counters["baseline_min_over_steady"] =
 		r.steady_mops > 0 ? r.base_min_mops / r.steady_mops : 0;

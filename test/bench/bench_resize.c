@@ -12,6 +12,7 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,9 +330,38 @@ median(double *v, uint32_t n)
 	return v[n / 2];
 }
 
+/*
+ * Whether window i of a grow or shrink phase ran before the phase's rehash
+ * started: the table had one bucket table of the phase's first size at the
+ * start of every window of the phase up to i and at the end of i (the
+ * state recorded with window i + 1). The writer's inserts or removals then
+ * ran alone, and what they cost the lookups is no resize's.
+ */
+static bool
+before_rehash(uint32_t i, uint32_t n)
+{
+	uint32_t first = i, j;
+
+	while (first > 0 && windows[first - 1].ph == windows[i].ph)
+		first--;
+	for (j = first; j <= i + 1 && j < n; j++)
+		if (windows[j].ntables != 1 || windows[j].buckets != windows[first].buckets)
+			return false;
+	return true;
+}
+
+static void
+keep_min(double *min, double v)
+{
+	if (*min == 0 || v < *min)
+		*min = v;
+}
+
 /* Steady rate: median of the baseline windows; worst: the slowest window
  * from the first grow window to the last shrink window; and the slowest
- * baseline window, which shows how much a window dips with no resize at all. On a shared machine
+ * baseline window, which shows how much a window dips with no resize at all;
+ * and the slowest windows of the grow and shrink phases before and after
+ * their rehash started (before_rehash()). On a shared machine
  * the main thread is sometimes descheduled for part of a window, which says
  * nothing about the table: so the same figures are also given over windows
  * where it ran >= 90% of the time, and per second of its CPU time.
@@ -357,8 +387,10 @@ summarise(struct bench_resize_result *r)
 		}
 		if (w->ph > PH_SHRINK)
 			continue;
-		if (r->min_mops == 0 || w->mops < r->min_mops)
-			r->min_mops = w->mops;
+		keep_min(&r->min_mops, w->mops);
+		if (w->ph != PH_HOLD)
+			keep_min(before_rehash(i, r->windows) ? &r->writer_min_mops :
+				 &r->rehash_min_mops, w->mops);
 		if (w->cpu_mops > 0 && (r->min_cpu_mops == 0 || w->cpu_mops < r->min_cpu_mops))
 			r->min_cpu_mops = w->cpu_mops;
 		if (w->on_cpu < 0.9)

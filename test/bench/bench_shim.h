@@ -80,6 +80,8 @@ struct bench_resize_result {
 	double min_oncpu_mops; /**< Slowest resize window where the thread ran >= 90% of it. */
 	double steady_cpu_mops; /**< Median baseline rate per second of thread CPU time. */
 	double min_cpu_mops;   /**< Slowest resize window per second of thread CPU time. */
+	double writer_min_mops; /**< Slowest grow/shrink window before its rehash started. */
+	double rehash_min_mops; /**< Slowest grow/shrink window from its rehash on. */
 	uint32_t preempted_windows; /**< Windows of the resize where it ran < 90%. */
 	double grow_ms;        /**< Start of inserts to 2x table settled. */
 	double shrink_ms;      /**< Start of removals to 1x table settled. */
