@@ -1242,12 +1242,15 @@ static int
 fp_check(struct rte_rhashtable *t, struct test_obj *o, const bool *in, unsigned int *absent_cmps)
 {
 	const void *keys[FP_ABSENT];
-	void *found[FP_ABSENT];
+	void *found[FP_ABSENT], *want;
 	uint32_t i, k;
 
-	for (i = 0; i < FP_KEYS; i++)
-		TEST_ASSERT_EQUAL(rte_rhashtable_lookup(t, &o[i].key), in[i] ? &o[i] : NULL,
-				  "key %u, %s", o[i].key, in[i] ? "present" : "removed");
+	for (i = 0; i < FP_KEYS; i++) {
+		/* a variable: DPDK's TEST_ASSERT_EQUAL does not bracket its operands */
+		want = in[i] ? &o[i] : NULL;
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup(t, &o[i].key), want, "key %u, %s",
+				  o[i].key, in[i] ? "present" : "removed");
+	}
 	fp_cmp_calls = 0;
 	for (i = 0; i < FP_ABSENT; i++) {
 		k = 1000 + i;
