@@ -231,10 +231,11 @@ __rte_rht_bucket_len(const struct rte_rhash_head *word)
 static inline uint16_t
 __rte_rht_summary_add(uint16_t summary, uint32_t len, uint64_t hash)
 {
-	uint16_t bits = __rte_rht_fp8_bloom(__rte_rht_fp8(hash));
+	uint16_t bits;
 
 	if (len == 0)
 		return __rte_rht_fp16(hash);
+	bits = __rte_rht_fp8_bloom(__rte_rht_fp8(hash));
 	if (len == 1)
 		/* the first object's Bloom bits, from its fingerprint */
 		return (uint16_t)(__rte_rht_fp8_bloom((uint8_t)(summary >> 8)) | bits);
