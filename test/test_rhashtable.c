@@ -1172,11 +1172,8 @@ test_bucket_summary(void)
 	bool want;
 
 	for (trial = 0; trial < 2000; trial++) {
-		summary = 0;
-		for (n = 0; n < RTE_DIM(h); n++) {
+		for (n = 0; n < RTE_DIM(h); n++)
 			h[n] = xorshift64(&rng);
-			summary = __rte_rht_summary_add(summary, n, h[n]);
-		}
 		for (n = 0; n <= RTE_DIM(h); n++) {
 			summary = 0;
 			for (i = 0; i < n; i++)

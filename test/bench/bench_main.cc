@@ -318,6 +318,13 @@ BM_limit(benchmark::State &st, int batch, uint32_t n)
 	st.counters["buffer_MiB"] = bytes / 1048576.0;
 }
 
+/* a / b, 0 when b is not positive (a rate that was never measured) */
+double
+over(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
 void
 BM_resize(benchmark::State &st, int bulk)
 {
@@ -340,22 +347,17 @@ BM_resize(benchmark::State &st, int bulk)
 		return;
 	st.counters["steady_Mops"] = r.steady_mops;
 	st.counters["min_window_Mops"] = r.min_mops;
-	st.counters["min_over_steady"] = r.steady_mops > 0 ? r.min_mops / r.steady_mops : 0;
-	st.counters["writer_only_min_over_steady"] =
-		r.steady_mops > 0 ? r.writer_min_mops / r.steady_mops : 0;
-	st.counters["rehash_min_over_steady"] =
-		r.steady_mops > 0 ? r.rehash_min_mops / r.steady_mops : 0;
+	st.counters["min_over_steady"] = over(r.min_mops, r.steady_mops);
+	st.counters["writer_only_min_over_steady"] = over(r.writer_min_mops, r.steady_mops);
+	st.counters["rehash_min_over_steady"] = over(r.rehash_min_mops, r.steady_mops);
 	st.counters["baseline_min_Mops"] = r.base_min_mops;
-	st.counters["baseline_min_over_steady"] =
-		r.steady_mops > 0 ? r.base_min_mops / r.steady_mops : 0;
+	st.counters["baseline_min_over_steady"] = over(r.base_min_mops, r.steady_mops);
 	st.counters["steady_oncpu_Mops"] = r.steady_oncpu_mops;
 	st.counters["min_oncpu_window_Mops"] = r.min_oncpu_mops;
-	st.counters["min_oncpu_over_steady"] =
-		r.steady_oncpu_mops > 0 ? r.min_oncpu_mops / r.steady_oncpu_mops : 0;
+	st.counters["min_oncpu_over_steady"] = over(r.min_oncpu_mops, r.steady_oncpu_mops);
 	st.counters["steady_cpu_Mops"] = r.steady_cpu_mops;
 	st.counters["min_cpu_window_Mops"] = r.min_cpu_mops;
-	st.counters["min_cpu_over_steady"] =
-		r.steady_cpu_mops > 0 ? r.min_cpu_mops / r.steady_cpu_mops : 0;
+	st.counters["min_cpu_over_steady"] = over(r.min_cpu_mops, r.steady_cpu_mops);
 	st.counters["preempted_windows"] = r.preempted_windows;
 	st.counters["misses"] = static_cast<double>(r.misses);
 	st.counters["lookups"] = static_cast<double>(r.lookups);

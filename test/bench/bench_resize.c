@@ -350,6 +350,7 @@ before_rehash(uint32_t i, uint32_t n)
 	return true;
 }
 
+/* *min is the least v so far, 0 before the first. */
 static void
 keep_min(double *min, double v)
 {
@@ -377,8 +378,7 @@ summarise(struct bench_resize_result *r)
 		w = &windows[i];
 		if (w->ph == PH_BASELINE) {
 			base[nb++] = w->mops;
-			if (r->base_min_mops == 0 || w->mops < r->base_min_mops)
-				r->base_min_mops = w->mops;
+			keep_min(&r->base_min_mops, w->mops);
 			if (w->on_cpu >= 0.9)
 				base_oncpu[nbo++] = w->mops;
 			if (w->cpu_mops > 0)
@@ -391,12 +391,12 @@ summarise(struct bench_resize_result *r)
 		if (w->ph != PH_HOLD)
 			keep_min(before_rehash(i, r->windows) ? &r->writer_min_mops :
 				 &r->rehash_min_mops, w->mops);
-		if (w->cpu_mops > 0 && (r->min_cpu_mops == 0 || w->cpu_mops < r->min_cpu_mops))
-			r->min_cpu_mops = w->cpu_mops;
+		if (w->cpu_mops > 0)
+			keep_min(&r->min_cpu_mops, w->cpu_mops);
 		if (w->on_cpu < 0.9)
 			r->preempted_windows++;
-		else if (r->min_oncpu_mops == 0 || w->mops < r->min_oncpu_mops)
-			r->min_oncpu_mops = w->mops;
+		else
+			keep_min(&r->min_oncpu_mops, w->mops);
 	}
 	r->steady_mops = median(base, nb);
 	r->steady_oncpu_mops = median(base_oncpu, nbo);
