@@ -99,7 +99,11 @@ struct __rte_rht_table {
 	 * changes under the readers that check it.
 	 */
 	alignas(RTE_CACHE_LINE_SIZE) uint32_t emptied;
-	alignas(RTE_CACHE_LINE_SIZE) struct rte_rhash_head *buckets[]; /* flat tables only */
+	/* flat tables only. A flexible array member is C99, not C++: as
+	 * DPDK's headers do, marked so that a C++ application built with
+	 * -Wpedantic -Werror still compiles this header.
+	 */
+	__extension__ alignas(RTE_CACHE_LINE_SIZE) struct rte_rhash_head *buckets[];
 };
 
 /*
