@@ -8,7 +8,8 @@ buildtools/chkincs does, plus the names the headers give the user:
   C++ (-Wall -Wextra -Werror), with and without ALLOW_EXPERIMENTAL_API, and
   with -Wpedantic under the oldest standards DPDK's headers take (C11,
   C++11): many C++ projects build that way, and DPDK's own headers, whose
-  warnings are not ours to fix, are then seen as system headers;
+  warnings are not ours to fix, are then seen as system headers; with
+  every compiler pair given (--also: clang beside GCC);
 - each indirect header refuses to be included on its own and is reached
   through a direct header;
 - every name the headers define (macros, struct/union/enum tags,
@@ -317,6 +318,9 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--cc', required=True, help='C compiler command')
     ap.add_argument('--cxx', help='C++ compiler command (skipped when absent)')
+    ap.add_argument('--also', action='append', default=[], metavar='CC,CXX',
+                    help='another C and C++ compiler pair to compile with (repeatable): '
+                         'GCC and clang do not warn alike under -Wpedantic')
     ap.add_argument('--cflags', action='append', default=[],
                     help='include flags for the headers (repeatable)')
     ap.add_argument('--pkg', default='libdpdk', help='pkg-config packages for DPDK cflags')
@@ -340,6 +344,9 @@ def main():
         ccs.append(('C++', shlex.split(args.cxx), 'c++'))
     else:
         print('NOTE: no C++ compiler: C++ checks not run')
+    for pair in args.also:
+        c, cxx = pair.split(',')
+        ccs += [('C (%s)' % c, shlex.split(c), 'c'), ('C++ (%s)' % cxx, shlex.split(cxx), 'c++')]
     ok = check_compile(ccs, cflags, args.headers, args.indirect, dpdk_cflags) and ok
     ok = check_names(cc, cflags, args.headers, args.headers + args.indirect) and ok
     print('headers: %s' % ('all checks passed' if ok else 'FAILED'))

@@ -300,7 +300,7 @@ rehash_misses_cache(const struct rte_rhashtable *ht, struct __rte_rht_table *old
 {
 	/* the batched count: a hint is enough here */
 	uint64_t bytes = rht_nelems(ht) * RTE_CACHE_LINE_SIZE +
-		((uint64_t)old->size + rht_last_table(old)->size) * sizeof(old->buckets[0]);
+		((uint64_t)old->size + rht_last_table(old)->size) * sizeof(struct rte_rhash_head *);
 	uint64_t cache = rte_atomic_load_explicit(&rht_cache_bytes, rte_memory_order_relaxed);
 
 	return cache == 0 || bytes > cache;

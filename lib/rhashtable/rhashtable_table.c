@@ -93,13 +93,15 @@ alloc_flat(struct rte_rhashtable *ht, uint32_t size)
 		(size_t)size * sizeof(struct rte_rhash_head *);
 	struct __rte_rht_table *tbl;
 
+	/* the buckets start on the line after the struct (__rte_rht_flat_buckets()) */
+	RTE_BUILD_BUG_ON(sizeof(struct __rte_rht_table) % RTE_CACHE_LINE_SIZE != 0);
 	tbl = __rte_rht_malloc(ht, "__rte_rht_table", bytes);
 	if (tbl == NULL)
 		return NULL;
 	memset(tbl, 0, sizeof(*tbl));
 	tbl->size = size;
 	tbl->bytes = bytes;
-	fill_nulls(tbl->buckets, size);
+	fill_nulls(__rte_rht_flat_buckets(tbl), size);
 	return tbl;
 }
 

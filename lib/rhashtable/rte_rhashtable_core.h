@@ -99,12 +99,21 @@ struct __rte_rht_table {
 	 * changes under the readers that check it.
 	 */
 	alignas(RTE_CACHE_LINE_SIZE) uint32_t emptied;
-	/* flat tables only. A flexible array member is C99, not C++: as
-	 * DPDK's headers do, marked so that a C++ application built with
-	 * -Wpedantic -Werror still compiles this header.
+	/* A flat table's buckets follow on the next line
+	 * (__rte_rht_flat_buckets()): not a flexible array member, which ISO
+	 * C++ lacks, so that C++ applications built with -Wpedantic -Werror
+	 * compile this header with GCC and clang alike.
 	 */
-	__extension__ alignas(RTE_CACHE_LINE_SIZE) struct rte_rhash_head *buckets[];
 };
+
+/* The buckets of a flat table (not nested), right after the struct: its
+ * size is a whole number of cache lines (the alignas above).
+ */
+static inline struct rte_rhash_head **
+__rte_rht_flat_buckets(const struct __rte_rht_table *tbl)
+{
+	return (struct rte_rhash_head **)(uintptr_t)(tbl + 1);
+}
 
 /*
  * Chain links. A bucket word (the head of a chain) points to the first
@@ -279,7 +288,7 @@ static inline struct rte_rhash_head **
 __rte_rht_bucket(const struct __rte_rht_table *tbl, uint32_t idx)
 {
 	if (likely(!tbl->nested))
-		return (struct rte_rhash_head **)(uintptr_t)&tbl->buckets[idx];
+		return &__rte_rht_flat_buckets(tbl)[idx];
 	return &tbl->pieces[idx >> __RTE_RHT_PIECE_SHIFT][idx & (__RTE_RHT_PIECE_BUCKETS - 1)];
 }
 
