@@ -106,6 +106,65 @@ class Report:
         return self.get("limit", kind, n)
 
 
+MI = 1 << 20
+GOAL_SIZES = (MI, 16 * MI)
+
+
+def goals():
+    """The ratios issue 19 sets goals for, as (group, text, goal, numerator
+    key, denominator key, counter): the one list that devtools/goal-bench.py
+    measures in turns (group: the process it measures the row in) and that
+    the headline of a full run's report shows. goal None: no goal of its
+    own, a row that explains another; a key is a case_key() tuple;
+    denominator None: the counter is the ratio."""
+    out = []
+    for n in GOAL_SIZES:
+        g, s = "lookup_%s" % size_label(n), size_label(n)
+        for stream in ("hit_uniform", "miss_uniform"):
+            out.append((g, "bulk-32 lookup, %s, %s / bare rte_hash bulk"
+                        % (stream.split("_")[0], s), 1.2, ("lookup", "rhashtable", "bulk32", stream, n),
+                        ("lookup", "rte_hash", "bulk32_bare", stream, n), "Mops"))
+        for mode, what in (("single", "inline"), ("single_call", "rte_rhashtable_lookup()")):
+            out.append((g, "single lookup, hit, %s, %s / bare rte_hash_lookup_data" % (s, what),
+                        1.2, ("lookup", "rhashtable", mode, "hit_uniform", n),
+                        ("lookup", "rte_hash", "single_bare", "hit_uniform", n), "Mops"))
+            out.append((g, "single lookup, hit, %s, %s / cds_lfht" % (s, what),
+                        2.0, ("lookup", "rhashtable", mode, "hit_uniform", n),
+                        ("lookup", "cds_lfht", "single", "hit_uniform", n), "Mops"))
+    # inserts one at a time, then in bursts of 32 (rte_rhashtable_lookup_insert_bulk(),
+    # what a flow table that learns a burst's new flows calls): rte_hash has no burst
+    # add, its single one is the peer of both
+    for n in GOAL_SIZES:
+        for burst, how in (("", "insert"), ("_bulk32", "burst-32 insert")):
+            for sizing, goal in (("grow", 0.8), ("grow_1w", 0.8), ("grow_service", 1.0)):
+                out.append(("insert_%s" % size_label(n), "%s with growth from 64 buckets (%s), "
+                            "%s / rte_hash pre-sized insert" % (how, sizing, size_label(n)), goal,
+                            ("insert", "rhashtable", sizing + burst, n),
+                            ("insert", "rte_hash", "presized", n), "Mops"))
+    for n in GOAL_SIZES:
+        for mode in ("bulk32", "single"):
+            out.append(("contend", "%s reader beside a writer / alone, %s" % (mode, size_label(n)),
+                        0.9, ("contend", "rhashtable", mode, "writer", n),
+                        ("contend", "rhashtable", mode, "alone", n), "Mops"))
+            out.append(("contend", "%s reader beside a writer, %s / bare rte_hash reader beside "
+                        "a writer" % (mode, size_label(n)), 1.0,
+                        ("contend", "rhashtable", mode, "writer", n),
+                        ("contend", "rte_hash", mode + "_bare", "writer", n), "Mops"))
+    for mode in ("bulk32", "single"):
+        out.append(("resize", "worst 10 ms window / steady, 1Mi -> 2Mi -> 1Mi, %s" % mode, 0.8,
+                    ("resize", "rhashtable", mode, MI), None, "min_over_steady"))
+        # no goal of their own: which part of a grow or shrink the worst window falls in
+        for part, counter in (("the writer alone, before the rehash starts",
+                               "writer_only_min_over_steady"),
+                              ("from the rehash's start", "rehash_min_over_steady")):
+            out.append(("resize", "of which: worst window / steady, %s, %s" % (part, mode), None,
+                        ("resize", "rhashtable", mode, MI), None, counter))
+    out.append(("memory", "memory per entry, object included, 16Mi / rte_hash", 0.5,
+                ("memory", "rhashtable", 16 * MI), ("memory", "rte_hash", 16 * MI),
+                "bytes_per_entry"))
+    return out
+
+
 def fmt_rate(v, limit=None):
     if v is None:
         return "–"
@@ -143,57 +202,31 @@ def section_headline(r):
         val = "%.2fx" % q if q is not None else "not measured"
         lines.append("| %s | %s | %s | %s |" % (text, fmt_rate(a), fmt_rate(b), val + extra))
 
-    for n in (1 << 20, 16 << 20):
+    # the goals' rates (counted bytes and the resize windows have rows of their own)
+    for _, text, goal, num, den, counter in goals():
+        if counter == "Mops" and den is not None and num[-1] in r.sizes:
+            add("%s (goal %.1fx)" % (text, goal), r.get(*num), r.get(*den))
+    # no goal: bulk lookups against rte_hash's that read the flow they find too
+    for n in GOAL_SIZES:
         if n not in r.sizes:
             continue
         for stream in ("hit_uniform", "miss_uniform"):
             add("bulk32 lookup %s, %s: rhashtable / rte_hash bulk" % (stream, size_label(n)),
                 r.lookup("rhashtable", "bulk32", stream, n),
                 r.lookup("rte_hash", "bulk32", stream, n))
-            add("bulk32 lookup %s, %s: rhashtable / bare rte_hash bulk (goal 1.2x)"
-                % (stream, size_label(n)),
-                r.lookup("rhashtable", "bulk32", stream, n),
-                r.lookup("rte_hash", "bulk32_bare", stream, n))
-    for n in (1 << 20, 16 << 20):
-        if n not in r.sizes:
-            continue
-        for mode, what in (("single", "inline lookup_fast"), ("single_call", "rte_rhashtable_lookup()")):
-            add("single lookup hit_uniform, %s, %s: rhashtable / cds_lfht (goal 2x)"
-                % (size_label(n), what),
-                r.lookup("rhashtable", mode, "hit_uniform", n),
-                r.lookup("cds_lfht", "single", "hit_uniform", n))
-            add("single lookup hit_uniform, %s, %s: rhashtable / bare rte_hash_lookup_data "
-                "(goal 1.2x)" % (size_label(n), what),
-                r.lookup("rhashtable", mode, "hit_uniform", n),
-                r.lookup("rte_hash", "single_bare", "hit_uniform", n))
-    for n in (1 << 20, 16 << 20):
+    # the contention goals' ratios per second of the reader's CPU time
+    for n in GOAL_SIZES:
         for mode in ("bulk32", "single"):
-            alone = r.contend("rhashtable", mode, False, n)
-            if alone is None:
+            if r.contend("rhashtable", mode, False, n) is None:
                 continue
-            for counter, what in (("Mops", "wall clock"), ("cpu_Mops", "per CPU second")):
-                add("%s reader beside a writer / reader alone, %s, %s (goal 0.9x)"
-                    % (mode, size_label(n), what),
-                    r.contend("rhashtable", mode, True, n, counter),
-                    r.contend("rhashtable", mode, False, n, counter))
-                add("%s reader beside a writer, %s, %s: rhashtable / rte_hash (bare) beside "
-                    "a writer" % (mode, size_label(n), what),
-                    r.contend("rhashtable", mode, True, n, counter),
-                    r.contend("rte_hash", mode + "_bare", True, n, counter))
-    big = max(r.sizes) if r.sizes else None
-    if big is not None:
-        for sizing in ("grow", "grow_1w", "grow_service"):
-            add("insert, growth 64 -> %s (%s): rhashtable / rte_hash pre-sized insert "
-                "(goal %s)" % (size_label(big), sizing,
-                               "1.0x" if sizing == "grow_service" else "0.8x"),
-                r.get("insert", "rhashtable", sizing, big),
-                r.get("insert", "rte_hash", "presized", big))
-        for sizing in ("grow_bulk32", "grow_1w_bulk32", "grow_service_bulk32"):
-            add("insert in bursts of 32 (rte_rhashtable_lookup_insert_bulk()), growth "
-                "64 -> %s (%s): rhashtable / rte_hash pre-sized insert (one at a time, "
-                "rte_hash has no bulk insert)" % (size_label(big), sizing),
-                r.get("insert", "rhashtable", sizing, big),
-                r.get("insert", "rte_hash", "presized", big))
+            add("%s reader beside a writer / reader alone, %s, per CPU second"
+                % (mode, size_label(n)),
+                r.contend("rhashtable", mode, True, n, "cpu_Mops"),
+                r.contend("rhashtable", mode, False, n, "cpu_Mops"))
+            add("%s reader beside a writer, %s, per CPU second: rhashtable / rte_hash (bare) "
+                "beside a writer" % (mode, size_label(n)),
+                r.contend("rhashtable", mode, True, n, "cpu_Mops"),
+                r.contend("rte_hash", mode + "_bare", True, n, "cpu_Mops"))
     for mode in ("bulk32", "single"):
         c = r.cases.get(("resize", "rhashtable", mode, 1 << 20))
         if c is None or c["error"]:
@@ -208,6 +241,7 @@ def section_headline(r):
                      % (mode, fmt_rate(c.get("min_cpu_window_Mops")),
                         fmt_rate(c.get("steady_cpu_Mops")),
                         "%.2fx" % c["min_cpu_over_steady"] if c.get("steady_cpu_Mops") else "–"))
+    big = max(r.sizes) if r.sizes else None
     if big is not None:
         # a hit reads two dependent lines (bucket, object), a miss one
         for stream, probe in (("hit_uniform", "dep2"), ("miss_uniform", "batch32")):

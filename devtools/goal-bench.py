@@ -31,10 +31,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_report import Report, case_key, load, size_label  # noqa: E402
-
-MI = 1 << 20
-SIZES = (MI, 16 * MI)
+from bench_report import (GOAL_SIZES as SIZES, Report, case_key, goals, load,  # noqa: E402
+                          size_label)
 
 # One process per group: a --benchmark_filter over the cases the group's goals
 # compare. The lookups and inserts of each size are a group of their own, so
@@ -52,58 +50,6 @@ GROUPS.update({
     "resize": r"^resize/rhashtable/",
     "memory": r"^memory/(rhashtable|rte_hash)/%d/" % SIZES[-1],
 })
-
-
-def goals():
-    """(group, text, goal, numerator key, denominator key, counter); goal None:
-    no goal of its own, a row that explains another; a key is
-    a case_key() tuple; denominator None: the counter is the ratio."""
-    out = []
-    for n in SIZES:
-        g, s = "lookup_%s" % size_label(n), size_label(n)
-        for stream in ("hit_uniform", "miss_uniform"):
-            out.append((g, "bulk-32 lookup, %s, %s / bare rte_hash bulk" % (stream.split("_")[0], s),
-                        1.2, ("lookup", "rhashtable", "bulk32", stream, n),
-                        ("lookup", "rte_hash", "bulk32_bare", stream, n), "Mops"))
-        for mode, what in (("single", "inline"), ("single_call", "rte_rhashtable_lookup()")):
-            out.append((g, "single lookup, hit, %s, %s / bare rte_hash_lookup_data" % (s, what),
-                        1.2, ("lookup", "rhashtable", mode, "hit_uniform", n),
-                        ("lookup", "rte_hash", "single_bare", "hit_uniform", n), "Mops"))
-            out.append((g, "single lookup, hit, %s, %s / cds_lfht" % (s, what),
-                        2.0, ("lookup", "rhashtable", mode, "hit_uniform", n),
-                        ("lookup", "cds_lfht", "single", "hit_uniform", n), "Mops"))
-    # inserts one at a time, then in bursts of 32 (rte_rhashtable_lookup_insert_bulk(),
-    # what a flow table that learns a burst's new flows calls): rte_hash has no burst
-    # add, its single one is the peer of both
-    for n in SIZES:
-        for burst, how in (("", "insert"), ("_bulk32", "burst-32 insert")):
-            for sizing, goal in (("grow", 0.8), ("grow_1w", 0.8), ("grow_service", 1.0)):
-                out.append(("insert_%s" % size_label(n), "%s with growth from 64 buckets (%s), "
-                            "%s / rte_hash pre-sized insert" % (how, sizing, size_label(n)), goal,
-                            ("insert", "rhashtable", sizing + burst, n),
-                            ("insert", "rte_hash", "presized", n), "Mops"))
-    for n in SIZES:
-        for mode in ("bulk32", "single"):
-            out.append(("contend", "%s reader beside a writer / alone, %s" % (mode, size_label(n)),
-                        0.9, ("contend", "rhashtable", mode, "writer", n),
-                        ("contend", "rhashtable", mode, "alone", n), "Mops"))
-            out.append(("contend", "%s reader beside a writer, %s / bare rte_hash reader beside "
-                        "a writer" % (mode, size_label(n)), 1.0,
-                        ("contend", "rhashtable", mode, "writer", n),
-                        ("contend", "rte_hash", mode + "_bare", "writer", n), "Mops"))
-    for mode in ("bulk32", "single"):
-        out.append(("resize", "worst 10 ms window / steady, 1Mi -> 2Mi -> 1Mi, %s" % mode, 0.8,
-                    ("resize", "rhashtable", mode, MI), None, "min_over_steady"))
-        # no goal of their own: which part of a grow or shrink the worst window falls in
-        for part, counter in (("the writer alone, before the rehash starts",
-                               "writer_only_min_over_steady"),
-                              ("from the rehash's start", "rehash_min_over_steady")):
-            out.append(("resize", "of which: worst window / steady, %s, %s" % (part, mode), None,
-                        ("resize", "rhashtable", mode, MI), None, counter))
-    out.append(("memory", "memory per entry, object included, 16Mi / rte_hash", 0.5,
-                ("memory", "rhashtable", 16 * MI), ("memory", "rte_hash", 16 * MI),
-                "bytes_per_entry"))
-    return out
 
 
 def run_group(bench, regex, eal):
