@@ -159,13 +159,13 @@ struct rte_rhltable {
 /*
  * Who writes a bucket word: the writers that hold the bucket's lock, and,
  * in the table that a rehash fills, the worker, which pushes each object it
- * moves at the head of its new chain with a compare-and-swap and takes no
- * lock of that table (sharing those locks with the inserting lcore cost a
- * cache line transfer for most moves and most inserts). So a writer under
- * the lock changes a bucket word of such a table with a compare-and-swap
- * too, and looks again when a push came first. Links inside objects change
- * under the lock only: a push adds an object in front, it never changes
- * one already in the chain.
+ * moves at the head of its new chain with a compare-and-swap. It pushed
+ * without that bucket's lock once; it takes the lock now (see
+ * move_object()), so a writer's compare-and-swap of such a word no longer
+ * meets a push, but it stays: it is as correct, and costs a writer of a
+ * table being filled little. Links inside objects change under the lock
+ * only: a push adds an object in front, it never changes one already in
+ * the chain.
  * release (success): pairs with the readers' acquire loads of the word, so
  * whoever sees the new head sees it initialised. acquire (failure): the
  * caller reads the pushed objects of *expected.

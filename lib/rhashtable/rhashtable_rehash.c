@@ -77,16 +77,26 @@ move_object(const struct rte_rhashtable *ht, struct __rte_rht_table *new_tbl,
 	    struct rte_rhash_head **old_bkt, struct rte_rhash_head **pprev,
 	    struct rte_rhash_head *he, uint64_t hash)
 {
-	struct rte_rhash_head **nbkt = __rte_rht_bucket(new_tbl, rht_hash_idx(new_tbl, hash));
+	uint32_t nidx = rht_hash_idx(new_tbl, hash);
+	struct rte_rhash_head **nbkt = __rte_rht_bucket(new_tbl, nidx);
+	rte_spinlock_t *nlock = rht_bucket_lock(new_tbl, nidx);
 
-	/* without the new bucket's lock (see rht_bucket_cas()): the writers
-	 * that hold it and the worker then never take turns on a lock's line.
-	 * A single writer is the thread that runs us: a plain store then.
+	/* Under the new bucket's lock. he is still reachable from its old
+	 * chain, so the link to the new chain's head that the push stores in
+	 * he->next is visible at once, before the push is published. Without
+	 * the lock, a writer could unlink that head (and retire it) in
+	 * between: the push then fails and links again, but a reader that
+	 * followed he->next meanwhile, in a read section begun after the
+	 * retirement, would reach a freed object (a use-after-free an ASan
+	 * build of the rcu stress test caught). A single writer is the thread
+	 * that runs us and takes no lock.
 	 * acquire: the objects of the new chain are initialised for a reader
 	 * that reaches them through he->next.
 	 */
+	rht_bucket_lock_take(ht, nlock);
 	rht_chain_push(!ht->single_writer, nbkt,
 		       rte_atomic_load_explicit(nbkt, rte_memory_order_acquire), he, hash);
+	rht_bucket_lock_drop(ht, nlock);
 	/* release: a reader that no longer sees he in the old chain will see
 	 * old->future_tbl (attached before this move) after its walk. A plain
 	 * marker, also in an emptied bucket word (an empty summary).
@@ -391,6 +401,8 @@ plan_object(const struct rte_rhashtable *ht, struct move_plan *plan, struct rte_
 	struct rte_rhash_head *next = he->next;
 
 	rte_prefetch0_write(__rte_rht_bucket(plan->dst, rht_hash_idx(plan->dst, hash)));
+	if (!ht->single_writer)
+		rte_prefetch0_write(rht_bucket_lock(plan->dst, rht_hash_idx(plan->dst, hash)));
 	plan->obj[plan->n] = he;
 	plan->hash[plan->n] = hash;
 	plan->n++;
