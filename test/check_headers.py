@@ -245,13 +245,14 @@ def as_system(cflags):
     return out
 
 
-def check_compile(ccs, cflags, headers, indirect, dpdk_cflags):
+def check_compile(ccs, own_cflags, dpdk_cflags, headers, indirect):
+    cflags = own_cflags + dpdk_cflags
     ok = True
     for h in headers:
         for name, compiler, lang in ccs:
             modes = [([], cflags), (['-DALLOW_EXPERIMENTAL_API'], cflags),
                      (['-DALLOW_EXPERIMENTAL_API'] + PEDANTIC[lang],
-                      cflags[:len(cflags) - len(dpdk_cflags)] + as_system(dpdk_cflags))]
+                      own_cflags + as_system(dpdk_cflags))]
             for extra, flags in modes:
                 good, err = compile_header(compiler, lang, flags, h, extra)
                 mode = '%s %s' % (name, ' '.join(extra) or '(stable API only)')
@@ -332,13 +333,13 @@ def main():
     ok = self_test(cc)
     if args.self_test:
         return 0 if ok else 1
-    cflags = [f for c in args.cflags for f in shlex.split(c)]
+    own_cflags = [f for c in args.cflags for f in shlex.split(c)]
     dpdk_cflags = []
     if args.pkg:
         dpdk_cflags = shlex.split(subprocess.run(['pkg-config', '--cflags'] + args.pkg.split(),
                                                  capture_output=True, text=True,
                                                  check=True).stdout)
-    cflags += dpdk_cflags
+    cflags = own_cflags + dpdk_cflags
     ccs = [('C', cc, 'c')]
     if args.cxx:
         ccs.append(('C++', shlex.split(args.cxx), 'c++'))
@@ -347,7 +348,7 @@ def main():
     for pair in args.also:
         c, cxx = pair.split(',')
         ccs += [('C (%s)' % c, shlex.split(c), 'c'), ('C++ (%s)' % cxx, shlex.split(cxx), 'c++')]
-    ok = check_compile(ccs, cflags, args.headers, args.indirect, dpdk_cflags) and ok
+    ok = check_compile(ccs, own_cflags, dpdk_cflags, args.headers, args.indirect) and ok
     ok = check_names(cc, cflags, args.headers, args.headers + args.indirect) and ok
     print('headers: %s' % ('all checks passed' if ok else 'FAILED'))
     return 0 if ok else 1
