@@ -157,87 +157,43 @@ struct rte_rhltable {
 	rte_atomic_fetch_add_explicit(&(ht)->ctr.field, 1, rte_memory_order_relaxed)
 
 /*
- * Who writes a bucket word: the writers that hold the bucket's lock, and,
- * in the table that a rehash fills, the worker, which pushes each object it
- * moves at the head of its new chain with a compare-and-swap. It pushed
- * without that bucket's lock once; it takes the lock now (see
- * move_object()), so a writer's compare-and-swap of such a word no longer
- * meets a push, but it stays: it is as correct, and costs a writer of a
- * table being filled little. Links inside objects change under the lock
- * only: a push adds an object in front, it never changes one already in
- * the chain.
- * release (success): pairs with the readers' acquire loads of the word, so
- * whoever sees the new head sees it initialised. acquire (failure): the
- * caller reads the pushed objects of *expected.
- */
-static inline bool
-rht_bucket_cas(struct rte_rhash_head **bkt, struct rte_rhash_head **expected,
-	       struct rte_rhash_head *word)
-{
-	return rte_atomic_compare_exchange_strong_explicit(bkt, expected, word,
-			rte_memory_order_release, rte_memory_order_acquire);
-}
-
-/*
- * Whether the worker may push objects into the chains of tbl, for a writer
- * whose first table (its acquire load of ht->core.tbl) was first: the
- * worker pushes only into tables after the first one. A table that a
- * writer saw first had received the worker's last push into it before it
- * became first (the release store that the writer's load pairs with), and
- * receives none after.
- */
-static inline bool
-rht_takes_pushes(const struct rte_rhashtable *ht, const struct __rte_rht_table *first,
-		 const struct __rte_rht_table *tbl)
-{
-	/* a single writer runs the worker itself, between its writes */
-	return !ht->single_writer && tbl != first;
-}
-
-/*
- * Change a locked bucket word from *expected to word; false when the worker
- * pushed an object first (*expected is then the word it left). Without
- * pushes (rht_takes_pushes()), a plain store, as at rest: the locked
- * instruction cost a few percent of an insert.
- */
-static inline bool
-rht_bucket_update(bool pushes, struct rte_rhash_head **bkt, struct rte_rhash_head **expected,
-		  struct rte_rhash_head *word)
-{
-	if (unlikely(pushes))
-		return rht_bucket_cas(bkt, expected, word);
-	/* release: pairs with the readers' acquire loads of the word */
-	rte_atomic_store_explicit(bkt, word, rte_memory_order_release);
-	return true;
-}
-
-/*
- * Link he at the head of the chain of bucket bkt, whose word was w, with
- * its summary bits (from hash) and the chain's length. Used by inserts,
- * under the bucket's lock, and by the worker's moves, without it (pushes
- * true): w is then the word the other side left, and the link is redone.
+ * Who writes a bucket word: the writers and the rehash worker, each holding
+ * the bucket's lock (a single_writer table takes none: its one writer runs
+ * the worker too). The worker, which moves an object under its old bucket's
+ * lock, takes the new bucket's lock to link it (see move_object()).
+ * release: pairs with the readers' acquire loads of the word, so whoever
+ * sees the new head sees it initialised.
  */
 static inline void
-rht_chain_push(bool pushes, struct rte_rhash_head **bkt, struct rte_rhash_head *w,
-	       struct rte_rhash_head *he, uint64_t hash)
+rht_bucket_store(struct rte_rhash_head **bkt, struct rte_rhash_head *word)
 {
-	do {
-		/* release: a reader may stand on he, a moving object still last
-		 * in its old chain or a removed object inserted again at once
-		 * (the API allows it); it goes on into this chain, whose
-		 * objects must be initialised for it, and ends on this bucket's
-		 * marker, which tells it to restart its own chain
-		 */
-		rte_atomic_store_explicit(&he->next, __rte_rht_ptr(w), rte_memory_order_release);
-	} while (!rht_bucket_update(pushes, bkt, &w, __rte_rht_bucket_word(he,
+	rte_atomic_store_explicit(bkt, word, rte_memory_order_release);
+}
+
+/*
+ * Link he at the head of the locked chain of bucket bkt, whose word is w,
+ * with its summary bits (from hash) and the chain's length.
+ */
+static inline void
+rht_chain_push(struct rte_rhash_head **bkt, struct rte_rhash_head *w, struct rte_rhash_head *he,
+	       uint64_t hash)
+{
+	/* release: a reader may stand on he, a moving object still last in
+	 * its old chain or a removed object inserted again at once (the API
+	 * allows it); it goes on into this chain, whose objects must be
+	 * initialised for it, and ends on this bucket's marker, which tells it
+	 * to restart its own chain
+	 */
+	rte_atomic_store_explicit(&he->next, __rte_rht_ptr(w), rte_memory_order_release);
+	rht_bucket_store(bkt, __rte_rht_bucket_word(he,
 			__rte_rht_summary_add(__rte_rht_bucket_summary(w), __rte_rht_bucket_len(w),
 					      hash),
-			__rte_rht_bucket_len(w) + 1)));
+			__rte_rht_bucket_len(w) + 1));
 }
 
 /*
  * The link that points to he in the locked chain of bucket bkt, or NULL.
- * acquire: the bucket word may carry objects just pushed by the worker.
+ * acquire: as the readers' loads (the lock orders them already).
  */
 static inline struct rte_rhash_head **
 rht_chain_find_link(struct rte_rhash_head **bkt, const struct rte_rhash_head *he)
@@ -256,26 +212,22 @@ rht_chain_find_link(struct rte_rhash_head **bkt, const struct rte_rhash_head *he
 }
 
 /*
- * In the locked chain of bucket bkt, make the link pprev, which points to
- * old, point to p, keeping the bucket word's summary and length. When pprev
- * is the bucket word and the worker pushed objects meanwhile, old is behind
- * them: find its link again. release: pairs with the readers' acquire loads
- * of links, so whoever sees p sees it initialised.
+ * In the locked chain of bucket bkt, make the link pprev point to p, keeping
+ * the bucket word's summary and length. release: pairs with the readers'
+ * acquire loads of links, so whoever sees p sees it initialised.
  */
 static inline void
-rht_link_replace(bool pushes, struct rte_rhash_head **bkt, struct rte_rhash_head **pprev,
-		 const struct rte_rhash_head *old, struct rte_rhash_head *p)
+rht_link_replace(struct rte_rhash_head **bkt, struct rte_rhash_head **pprev,
+		 struct rte_rhash_head *p)
 {
 	struct rte_rhash_head *w;
 
-	while (pprev == bkt) {
-		w = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
-		if (__rte_rht_ptr(w) == old &&
-		    rht_bucket_update(pushes, bkt, &w,
-				      __rte_rht_bucket_word(p, __rte_rht_bucket_summary(w),
-							    __rte_rht_bucket_len(w))))
-			return;
-		pprev = rht_chain_find_link(bkt, old);
+	if (pprev == bkt) {
+		/* relaxed: under the lock, the word is the last holder's */
+		w = rte_atomic_load_explicit(bkt, rte_memory_order_relaxed);
+		rht_bucket_store(bkt, __rte_rht_bucket_word(p, __rte_rht_bucket_summary(w),
+							    __rte_rht_bucket_len(w)));
+		return;
 	}
 	/* a link inside an object carries no summary */
 	rte_atomic_store_explicit(pprev, p, rte_memory_order_release);

@@ -83,19 +83,17 @@ move_object(const struct rte_rhashtable *ht, struct __rte_rht_table *new_tbl,
 
 	/* Under the new bucket's lock. he is still reachable from its old
 	 * chain, so the link to the new chain's head that the push stores in
-	 * he->next is visible at once, before the push is published. Without
-	 * the lock, a writer could unlink that head (and retire it) in
-	 * between: the push then fails and links again, but a reader that
-	 * followed he->next meanwhile, in a read section begun after the
-	 * retirement, would reach a freed object (a use-after-free an ASan
-	 * build of the rcu stress test caught). A single writer is the thread
-	 * that runs us and takes no lock.
-	 * acquire: the objects of the new chain are initialised for a reader
-	 * that reaches them through he->next.
+	 * he->next is visible at once. Pushing with a compare-and-swap and no
+	 * lock, as the worker once did, a writer could unlink that head (and
+	 * retire it) between the two: the push failed and linked again, but a
+	 * reader that followed he->next meanwhile, in a read section begun
+	 * after the retirement, reached a freed object (a use-after-free an
+	 * ASan build of the rcu stress test caught). A single writer is the
+	 * thread that runs us and takes no lock.
+	 * acquire: as in bucket_scan() (rhashtable_update.c).
 	 */
 	rht_bucket_lock_take(ht, nlock);
-	rht_chain_push(!ht->single_writer, nbkt,
-		       rte_atomic_load_explicit(nbkt, rte_memory_order_acquire), he, hash);
+	rht_chain_push(nbkt, rte_atomic_load_explicit(nbkt, rte_memory_order_acquire), he, hash);
 	rht_bucket_lock_drop(ht, nlock);
 	/* release: a reader that no longer sees he in the old chain will see
 	 * old->future_tbl (attached before this move) after its walk. A plain

@@ -8,8 +8,8 @@
  * from an older table to a newer one, under the lock of its old bucket, and
  * is in its new chain before that lock is released, so a writer that looks
  * at the tables in order under their locks finds it. Inserts go to the
- * newest table only. The worker pushes moved objects into the new chains
- * without their locks: see rht_bucket_cas().
+ * newest table only. The worker links the objects it moves under the
+ * locks of their new buckets too: every bucket word changes under its lock.
  */
 
 #include <errno.h>
@@ -25,7 +25,7 @@
 #define RHT_INSERT_LIST 2    /* rhltable: join the key's list */
 
 static void rht_bucket_reseal(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
-			      struct rte_rhash_head **bkt, bool pushes);
+			      struct rte_rhash_head **bkt);
 static int rht_rhl_remove(struct rte_rhashtable *ht, struct rte_rhlist_head *list);
 
 /* Outcome of looking at one bucket of one table during an insert. */
@@ -38,7 +38,6 @@ struct rht_insert_ctx {
 	struct __rte_rht_table *full_tbl; /* set with -EAGAIN: grow or re-seed it */
 	struct rht_writer *writer;        /* the lcore's counter; NULL: none */
 	struct rte_rhash_head *word;      /* the bucket word bucket_scan() saw */
-	bool pushes;                      /* rht_takes_pushes() of the table looked at */
 	const struct __rte_rht_table *ahead; /* table of insert_prefetch(), or NULL */
 	uint64_t ahead_hash;              /* hash of obj in ahead */
 };
@@ -48,7 +47,7 @@ struct rht_insert_ctx {
  * which the link pprev of bucket bkt points to.
  */
 static void
-rhl_push(bool pushes, struct rte_rhash_head **bkt, struct rte_rhash_head **pprev,
+rhl_push(struct rte_rhash_head **bkt, struct rte_rhash_head **pprev,
 	 struct rte_rhash_head *head, struct rte_rhash_head *obj)
 {
 	struct rte_rhlist_head *list = (struct rte_rhlist_head *)obj;
@@ -59,7 +58,7 @@ rhl_push(bool pushes, struct rte_rhash_head **bkt, struct rte_rhash_head **pprev
 	 */
 	rte_atomic_store_explicit(&list->rhead.next, head->next, rte_memory_order_release);
 	/* same key: the bucket summary already holds its bits */
-	rht_link_replace(pushes, bkt, pprev, head, obj);
+	rht_link_replace(bkt, pprev, obj);
 }
 
 /*
@@ -72,7 +71,7 @@ static int
 bucket_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, struct rht_insert_ctx *c,
 	    uint32_t *len)
 {
-	/* acquire: the worker may have pushed objects (rht_bucket_cas()) */
+	/* acquire: as the readers' loads (the lock orders them already) */
 	struct rte_rhash_head *w = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
 	bool look = c->mode != RHT_INSERT_ANY && __rte_rht_summary_may_hold(w, c->hash);
 	struct rte_rhash_head **pprev;
@@ -93,7 +92,7 @@ bucket_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, struct rht_i
 				*c->existing = rht_obj(ht, p);
 			return -EEXIST;
 		}
-		rhl_push(c->pushes, bkt, pprev, p, c->obj);
+		rhl_push(bkt, pprev, p, c->obj);
 		return 1;
 	}
 	return 0;
@@ -112,10 +111,8 @@ bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_r
 		return -E2BIG;
 	if (ht->rhlist)
 		((struct rte_rhlist_head *)c->obj)->next = NULL;
-	/* from the word the scan saw: its length is the scan's, or more after
-	 * the worker's pushes
-	 */
-	rht_chain_push(c->pushes, bkt, c->word, c->obj, c->hash);
+	/* the word the scan saw: the lock has been held since */
+	rht_chain_push(bkt, c->word, c->obj, c->hash);
 	return 0;
 }
 
@@ -210,7 +207,6 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 			}
 		}
 		c->hash = hash;
-		c->pushes = rht_takes_pushes(ht, first, tbl);
 		rht_bucket_lock_take(ht, lock);
 		ret = bucket_scan(ht, bkt, c, &len);
 		/* acquire: pairs with __rte_rht_table_attach(); read under the bucket lock
@@ -416,11 +412,9 @@ rte_rhltable_insert(struct rte_rhltable *hlt, struct rte_rhlist_head *list)
  * Visit the bucket that would hold obj in every table of the chain, under
  * its lock, until fn reports it done (non-zero). Returns fn's result, or 0.
  * Then, if fn did something, see whether the table needs the worker.
- * pushes: rht_takes_pushes() of tbl.
  */
 typedef int (*bucket_visit_t)(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
-			      struct rte_rhash_head **bkt, bool pushes, struct rht_writer *w,
-			      void *arg);
+			      struct rte_rhash_head **bkt, struct rht_writer *w, void *arg);
 
 static int
 visit_obj_buckets(struct rte_rhashtable *ht, const void *obj, bucket_visit_t fn, void *arg)
@@ -438,8 +432,7 @@ visit_obj_buckets(struct rte_rhashtable *ht, const void *obj, bucket_visit_t fn,
 		rte_spinlock_t *lock = rht_bucket_lock(tbl, idx);
 
 		rht_bucket_lock_take(ht, lock);
-		ret = fn(ht, tbl, __rte_rht_bucket(tbl, idx), rht_takes_pushes(ht, first, tbl), w,
-			 arg);
+		ret = fn(ht, tbl, __rte_rht_bucket(tbl, idx), w, arg);
 		/* acquire: pairs with __rte_rht_table_attach() */
 		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 		rht_bucket_lock_drop(ht, lock);
@@ -456,28 +449,23 @@ visit_obj_buckets(struct rte_rhashtable *ht, const void *obj, bucket_visit_t fn,
  */
 static void
 rht_bucket_reseal(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
-		  struct rte_rhash_head **bkt, bool pushes)
+		  struct rte_rhash_head **bkt)
 {
 	/* acquire: as in bucket_scan() */
 	struct rte_rhash_head *w = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
 	struct rte_rhash_head *p;
-	uint16_t summary;
-	uint32_t len;
+	uint16_t summary = 0;
+	uint32_t len = 0;
 
-	do {
-		summary = 0;
-		len = 0;
-		for (p = __rte_rht_ptr(w); !__rte_rht_is_nulls(p);
-		     p = __rte_rht_ptr(p->next), len++)
-			summary = __rte_rht_summary_add(summary, len,
-							rht_obj_hash(ht, tbl, rht_obj(ht, p)));
-	} while (!rht_bucket_update(pushes, bkt, &w,
-				    __rte_rht_bucket_word(__rte_rht_ptr(w), summary, len)));
+	for (p = __rte_rht_ptr(w); !__rte_rht_is_nulls(p); p = __rte_rht_ptr(p->next), len++)
+		summary = __rte_rht_summary_add(summary, len,
+						rht_obj_hash(ht, tbl, rht_obj(ht, p)));
+	rht_bucket_store(bkt, __rte_rht_bucket_word(__rte_rht_ptr(w), summary, len));
 }
 
 static int
 unlink_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhash_head **bkt,
-	   bool pushes, struct rht_writer *w, void *arg)
+	   struct rht_writer *w, void *arg)
 {
 	struct rte_rhash_head *obj = arg;
 	struct rte_rhash_head **pprev = rht_chain_find_link(bkt, obj);
@@ -487,8 +475,8 @@ unlink_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rh
 	/* obj->next is left as it is, so that a reader standing on obj goes
 	 * on along the chain.
 	 */
-	rht_link_replace(pushes, bkt, pprev, obj, obj->next);
-	rht_bucket_reseal(ht, tbl, bkt, pushes);
+	rht_link_replace(bkt, pprev, obj->next);
+	rht_bucket_reseal(ht, tbl, bkt);
 	rht_nelems_dec(ht, w);
 	return 1;
 }
@@ -516,7 +504,7 @@ struct replace_arg {
 
 static int
 swap_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhash_head **bkt,
-	 bool pushes, struct rht_writer *w, void *arg)
+	 struct rht_writer *w, void *arg)
 {
 	struct replace_arg *r = arg;
 	struct rte_rhash_head **pprev = rht_chain_find_link(bkt, r->old_obj);
@@ -531,7 +519,7 @@ swap_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhas
 	 */
 	rte_atomic_store_explicit(&r->new_obj->next, r->old_obj->next, rte_memory_order_release);
 	/* equal keys: the bucket summary stays right */
-	rht_link_replace(pushes, bkt, pprev, r->old_obj, r->new_obj);
+	rht_link_replace(bkt, pprev, r->new_obj);
 	return 1;
 }
 
@@ -562,7 +550,7 @@ rte_rhashtable_replace(struct rte_rhashtable *ht, struct rte_rhash_head *old_obj
 /* rhltable: unlink list from the chain entry's list, or the entry itself. */
 static int
 unlink_list_member(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
-		   struct rte_rhash_head **bkt, bool pushes, struct rht_writer *w, void *arg)
+		   struct rte_rhash_head **bkt, struct rht_writer *w, void *arg)
 {
 	struct rte_rhlist_head *target = arg;
 	struct rte_rhlist_head **lprev, *entry;
@@ -578,16 +566,15 @@ unlink_list_member(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
 
 			if (second == NULL) {
 				/* the key is gone */
-				rht_link_replace(pushes, bkt, pprev, &target->rhead,
-						 target->rhead.next);
-				rht_bucket_reseal(ht, tbl, bkt, pushes);
+				rht_link_replace(bkt, pprev, target->rhead.next);
+				rht_bucket_reseal(ht, tbl, bkt);
 				rht_nelems_dec(ht, w);
 				return 1;
 			}
 			/* release: as in bucket_link() */
 			rte_atomic_store_explicit(&second->rhead.next, target->rhead.next,
 					 rte_memory_order_release);
-			rht_link_replace(pushes, bkt, pprev, &target->rhead, &second->rhead);
+			rht_link_replace(bkt, pprev, &second->rhead);
 			return 1;
 		}
 		for (lprev = &entry->next; *lprev != NULL; lprev = &(*lprev)->next) {
