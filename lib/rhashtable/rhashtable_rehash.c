@@ -396,11 +396,13 @@ static void
 plan_object(const struct rte_rhashtable *ht, struct move_plan *plan, struct rte_rhash_head *he)
 {
 	uint64_t hash = rht_obj_hash(ht, plan->dst, rht_obj(ht, he));
+	uint32_t idx = rht_hash_idx(plan->dst, hash);
 	struct rte_rhash_head *next = he->next;
 
-	rte_prefetch0_write(__rte_rht_bucket(plan->dst, rht_hash_idx(plan->dst, hash)));
+	/* the new bucket, and the lock move_object() takes for it */
+	rte_prefetch0_write(__rte_rht_bucket(plan->dst, idx));
 	if (!ht->single_writer)
-		rte_prefetch0_write(rht_bucket_lock(plan->dst, rht_hash_idx(plan->dst, hash)));
+		rte_prefetch0_write(rht_bucket_lock(plan->dst, idx));
 	plan->obj[plan->n] = he;
 	plan->hash[plan->n] = hash;
 	plan->n++;
