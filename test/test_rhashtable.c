@@ -1133,9 +1133,10 @@ test_default_hash_vectors(void)
 
 /*
  * Bucket word summaries (rte_rhashtable_core.h): a chain of one object
- * keeps its 16-bit fingerprint, longer chains Bloom bits from the 8-bit
+ * keeps its 15-bit fingerprint, longer chains Bloom bits from the 8-bit
  * one. A summary must hold every hash pushed into it, in any order, and
- * turn away exactly what its reading says.
+ * turn away exactly what its reading says, whether a writer holds the
+ * bucket's lock (bit 48 of the word) or not.
  */
 static uint64_t
 xorshift64(uint64_t *s)
@@ -1154,10 +1155,10 @@ summary_should_hold(const uint64_t *h, uint32_t n, uint64_t probe)
 	uint32_t i;
 
 	if (n == 1)
-		return (h[0] >> 48) == (probe >> 48);
+		return (h[0] >> 49) == (probe >> 49);
 	for (i = 0; i < n; i++)
-		bloom |= (uint16_t)(1U << ((h[i] >> 56) & 15) | 1U << (h[i] >> 60));
-	bits = (uint16_t)(1U << ((probe >> 56) & 15) | 1U << (probe >> 60));
+		bloom |= (uint16_t)(1U << ((h[i] >> 56) & 15) % 15 | 1U << (h[i] >> 60) % 15);
+	bits = (uint16_t)(1U << ((probe >> 56) & 15) % 15 | 1U << (probe >> 60) % 15);
 	return n != 0 && (bloom & bits) == bits;
 }
 
@@ -1165,7 +1166,7 @@ static int
 test_bucket_summary(void)
 {
 	static struct rte_rhash_head obj, *bucket;
-	struct rte_rhash_head *word;
+	struct rte_rhash_head *word, *locked;
 	uint64_t h[6], probe, rng = 0x243f6a8885a308d3ULL;
 	uint32_t n, i, trial, passed[RTE_DIM(h) + 1] = { 0 };
 	uint16_t summary, reversed;
@@ -1190,6 +1191,13 @@ test_bucket_summary(void)
 			TEST_ASSERT_EQUAL(__rte_rht_summary_may_hold(word, probe), want,
 					  "%u objects, probe 0x%016" PRIx64, n, probe);
 			passed[n] += want;
+			locked = (struct rte_rhash_head *)((uintptr_t)word | __RTE_RHT_LOCK_BIT);
+			TEST_ASSERT_EQUAL(__rte_rht_summary_may_hold(locked, probe), want,
+					  "%u objects, locked, probe 0x%016" PRIx64, n, probe);
+			TEST_ASSERT(__rte_rht_ptr(locked) == __rte_rht_ptr(word) &&
+				    __rte_rht_bucket_len(locked) == __rte_rht_bucket_len(word) &&
+				    __rte_rht_is_nulls(locked) == __rte_rht_is_nulls(word),
+				    "the lock bit changed how a word of %u objects reads", n);
 		}
 		/* the order of the pushes does not matter */
 		summary = __rte_rht_summary_add(__rte_rht_summary_add(0, 0, h[0]), 1, h[1]);
@@ -1197,7 +1205,7 @@ test_bucket_summary(void)
 		TEST_ASSERT_EQUAL(reversed, summary, "two objects, reversed");
 	}
 	TEST_ASSERT_EQUAL(passed[0], 0u, "an empty bucket let %u probes through", passed[0]);
-	/* a fingerprint lets one key in 65536 through, two Bloom bits about 2% */
+	/* a fingerprint lets one key in 32768 through, two Bloom bits about 2% */
 	TEST_ASSERT(passed[1] <= 2, "one object let %u of 2000 probes through", passed[1]);
 	printf("random probes let through, of 2000: 1 object %u, 2: %u, 3: %u, 6: %u\n",
 	       passed[1], passed[2], passed[3], passed[6]);

@@ -129,8 +129,8 @@ test_table_info_invalid(void)
 	TEST_ASSERT_EQUAL(rte_rhashtable_table_info_get(NULL, 0, &info), -EINVAL, "NULL table");
 	TEST_ASSERT_EQUAL(rte_rhashtable_table_info_get(ht, 0, NULL), -EINVAL, "NULL info");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_table_info_get(ht, 0, &info), "table 0");
-	TEST_ASSERT(info.nlocks >= 1 && info.nlocks <= info.buckets / 2,
-		    "%u locks for %u buckets", info.nlocks, info.buckets);
+	TEST_ASSERT_EQUAL(info.nlocks, info.buckets, "%u locks for %u buckets (one a bucket)",
+			  info.nlocks, info.buckets);
 	TEST_ASSERT(info.bytes >= info.buckets * sizeof(void *), "table_info.bytes %" PRIu64,
 		    info.bytes);
 	TEST_ASSERT_NOT_NULL(info.bucket_mem, "table_info.bucket_mem");
@@ -536,8 +536,6 @@ test_single_writer(void)
 
 	params.single_writer = true;
 	params.automatic_shrinking = true;
-	/* 2 locks at most: planned moves, which hold none here, plan anyway */
-	params.locks_mul = 1;
 	TEST_ASSERT_SUCCESS(create_table(), "create");
 	TEST_ASSERT_EQUAL(rte_rhashtable_service_id_get(ht, &sid), -ENOTSUP,
 			  "a single-writer table has a service");
@@ -863,7 +861,6 @@ test_nested_table(void)
 	struct rte_rhashtable_table_info info;
 	struct rte_rhashtable_stats s;
 
-	params.locks_mul = 1; /* keep the lock array well below a page */
 	TEST_ASSERT_SUCCESS(create_table(), "create");
 	__rte_rhashtable_fault_inject(&big);
 	TEST_ASSERT_SUCCESS(insert_with_worker(0, 2000, 100), "insert 2000");

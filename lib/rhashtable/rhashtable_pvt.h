@@ -99,7 +99,6 @@ struct rte_rhashtable {
 	uint32_t max_elems;
 	bool automatic_shrinking;
 	bool single_writer;        /* writes and the worker on one thread: no locks */
-	uint32_t locks_per_table;  /* locks_mul * min(lcores, 64), power of two */
 	int socket_id;
 
 	/* Written by every insert and remove: a line of their own, as the
@@ -157,17 +156,37 @@ struct rte_rhltable {
 	rte_atomic_fetch_add_explicit(&(ht)->ctr.field, 1, rte_memory_order_relaxed)
 
 /*
+ * Bucket words as integers, for the lock bit's atomic operations: the
+ * words are pointers, which the atomic bitwise operations do not take.
+ * may_alias: the same word is read as a pointer elsewhere.
+ */
+typedef uintptr_t __rte_may_alias rht_word_t;
+
+static inline rht_word_t *
+rht_word(struct rte_rhash_head **bkt)
+{
+	return (rht_word_t *)(uintptr_t)bkt;
+}
+
+/*
  * Who writes a bucket word: the writers and the rehash worker, each holding
- * the bucket's lock (a single_writer table takes none: its one writer runs
- * the worker too). The worker, which moves an object under its old bucket's
- * lock, takes the new bucket's lock to link it (see move_object()).
- * release: pairs with the readers' acquire loads of the word, so whoever
- * sees the new head sees it initialised.
+ * the bucket's lock, a bit of the word itself (a single_writer table takes
+ * none: its one writer runs the worker too). The worker, which moves an
+ * object under its old bucket's lock, takes the new bucket's lock to link
+ * it (see move_object()). The new word keeps the lock bit of the one it
+ * replaces: held until rht_bucket_lock_drop(). relaxed load: under the
+ * lock, the word is the holder's own. release: pairs with the readers'
+ * acquire loads of the word, so whoever sees the new head sees it
+ * initialised.
  */
 static inline void
 rht_bucket_store(struct rte_rhash_head **bkt, struct rte_rhash_head *word)
 {
-	rte_atomic_store_explicit(bkt, word, rte_memory_order_release);
+	rht_word_t held = rte_atomic_load_explicit(rht_word(bkt), rte_memory_order_relaxed) &
+			  __RTE_RHT_LOCK_BIT;
+
+	rte_atomic_store_explicit(rht_word(bkt), (rht_word_t)word | held,
+				  rte_memory_order_release);
 }
 
 /*
@@ -243,61 +262,58 @@ rht_addr_taggable(const void *p)
 }
 
 /*
- * The locks of a bucket table are spread over a page (RHT_LOCKS_SPAN bytes)
- * rather than packed: packed, the 64 locks of a 2-lcore table share four
- * cache lines, and writers on two lcores (or the rehash worker, which locks
- * the old buckets it empties) take turns owning the same line on most locks
- * they take, although their buckets differ. Lock i sits at
- * locks[i << lock_shift].
- */
-#define RHT_LOCKS_SPAN 4096U
-
-static inline rte_spinlock_t *
-rht_bucket_lock(const struct __rte_rht_table *tbl, uint32_t idx)
-{
-	return &tbl->locks[(idx & tbl->lock_mask) << tbl->lock_shift];
-}
-
-/*
- * Take and release a bucket lock. The lock word is an rte_spinlock_t, but
- * released with a release store: DPDK's x86 rte_spinlock_unlock() is a
- * locked exchange, a full barrier that stalls until the critical section's
- * store to a bucket word just fetched owns its line, and the rehash worker
- * takes a bucket lock for every bucket it empties. Taking: an exchange
- * (acquire), then read-only spinning, as rte_spinlock_lock() does.
+ * Take and release a bucket's lock: bit 48 of its word (see
+ * rte_rhashtable_core.h), which readers ignore. In the word, the lock
+ * costs no line of its own: the bucket's line is the one a writer or the
+ * worker changes anyway, and lines of a lock array would pass between the
+ * lcores of the writers and the worker at nearly every lock they take
+ * (two writers on random buckets of a shared 64-line array each find most
+ * lines last written by the other). Taking: an atomic or (acquire) that
+ * finds the bit clear, read-only spinning between tries.
  */
 static inline void
-rht_lock(rte_spinlock_t *sl)
+rht_lock(struct rte_rhash_head **bkt)
 {
-	while (rte_atomic_exchange_explicit(&sl->locked, 1, rte_memory_order_acquire) != 0)
-		while (rte_atomic_load_explicit(&sl->locked, rte_memory_order_relaxed) != 0)
+	rht_word_t *w = rht_word(bkt);
+
+	while (rte_atomic_fetch_or_explicit(w, __RTE_RHT_LOCK_BIT, rte_memory_order_acquire) &
+	       __RTE_RHT_LOCK_BIT)
+		while (rte_atomic_load_explicit(w, rte_memory_order_relaxed) & __RTE_RHT_LOCK_BIT)
 			rte_pause();
 }
 
+/*
+ * Releasing: a plain store of the word without the bit, as only the holder
+ * changes a held word (a waiter's atomic or sets a bit already set).
+ * release: the critical section's stores come first.
+ */
 static inline void
-rht_unlock(rte_spinlock_t *sl)
+rht_unlock(struct rte_rhash_head **bkt)
 {
-	rte_atomic_store_explicit(&sl->locked, 0, rte_memory_order_release);
+	rht_word_t *w = rht_word(bkt);
+
+	rte_atomic_store_explicit(w, rte_atomic_load_explicit(w, rte_memory_order_relaxed) &
+				  ~__RTE_RHT_LOCK_BIT, rte_memory_order_release);
 }
 
 /*
- * The lock of a bucket, as writers and the worker take it. A single-writer
- * table has one thread that writes and runs the worker, in turn: nothing
- * changes a chain beside it, so it takes no lock (as rte_hash's single
- * writer takes none). Readers never take one either way.
+ * The lock of bucket bkt, as writers and the worker take it. A
+ * single-writer table has one thread that writes and runs the worker, in
+ * turn: nothing changes a chain beside it, so it takes no lock (as
+ * rte_hash's single writer takes none). Readers never take one either way.
  */
 static inline void
-rht_bucket_lock_take(const struct rte_rhashtable *ht, rte_spinlock_t *sl)
+rht_bucket_lock_take(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt)
 {
 	if (!ht->single_writer)
-		rht_lock(sl);
+		rht_lock(bkt);
 }
 
 static inline void
-rht_bucket_lock_drop(const struct rte_rhashtable *ht, rte_spinlock_t *sl)
+rht_bucket_lock_drop(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt)
 {
 	if (!ht->single_writer)
-		rht_unlock(sl);
+		rht_unlock(bkt);
 }
 
 static inline void *
@@ -354,8 +370,8 @@ rht_lookup_kind(uint32_t fast_key_len)
 
 /*
  * Full hash of a key in a bucket table: the low 32 bits pick the bucket,
- * the top 16 bits feed the bucket summary. A user hash gives 32 bits only;
- * its upper half then feeds the summary too.
+ * the top 15 bits feed the bucket summary. A user hash gives 32 bits only;
+ * the top 15 of its upper half then feed the summary too.
  */
 static __rte_always_inline uint64_t
 rht_key_hash(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, const void *key)

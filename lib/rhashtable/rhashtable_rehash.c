@@ -79,7 +79,6 @@ move_object(const struct rte_rhashtable *ht, struct __rte_rht_table *new_tbl,
 {
 	uint32_t nidx = rht_hash_idx(new_tbl, hash);
 	struct rte_rhash_head **nbkt = __rte_rht_bucket(new_tbl, nidx);
-	rte_spinlock_t *nlock = rht_bucket_lock(new_tbl, nidx);
 
 	/* Under the new bucket's lock. he is still reachable from its old
 	 * chain, so the link to the new chain's head that the push stores in
@@ -92,14 +91,19 @@ move_object(const struct rte_rhashtable *ht, struct __rte_rht_table *new_tbl,
 	 * thread that runs us and takes no lock.
 	 * acquire: as in bucket_scan() (rhashtable_update.c).
 	 */
-	rht_bucket_lock_take(ht, nlock);
+	rht_bucket_lock_take(ht, nbkt);
 	rht_chain_push(nbkt, rte_atomic_load_explicit(nbkt, rte_memory_order_acquire), he, hash);
-	rht_bucket_lock_drop(ht, nlock);
-	/* release: a reader that no longer sees he in the old chain will see
-	 * old->future_tbl (attached before this move) after its walk. A plain
-	 * marker, also in an emptied bucket word (an empty summary).
+	rht_bucket_lock_drop(ht, nbkt);
+	/* release (both ways): a reader that no longer sees he in the old
+	 * chain will see old->future_tbl (attached before this move) after its
+	 * walk. A plain marker, also in an emptied bucket word (an empty
+	 * summary), which keeps the lock the worker holds.
 	 */
-	rte_atomic_store_explicit(pprev, __rte_rht_nulls(old_bkt), rte_memory_order_release);
+	if (pprev == old_bkt)
+		rht_bucket_store(old_bkt, __rte_rht_nulls(old_bkt));
+	else
+		rte_atomic_store_explicit(pprev, __rte_rht_nulls(old_bkt),
+					  rte_memory_order_release);
 }
 
 /* Move the last object of the locked old chain of bucket old_bkt to the newest table. */
@@ -117,8 +121,7 @@ move_last_object(struct rte_rhashtable *ht, struct __rte_rht_table *old,
 /* Move every object of the locked old bucket bkt and unlock it; returns how many. */
 static uint32_t
 empty_locked_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old,
-		    struct rte_rhash_head **bkt, rte_spinlock_t *lock,
-		    const struct move_plan *plan)
+		    struct rte_rhash_head **bkt, const struct move_plan *plan)
 {
 	uint32_t moved = 0;
 
@@ -126,7 +129,7 @@ empty_locked_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old,
 		move_last_object(ht, old, bkt, plan);
 		moved++;
 	}
-	rht_bucket_lock_drop(ht, lock);
+	rht_bucket_lock_drop(ht, bkt);
 	return moved;
 }
 
@@ -134,7 +137,6 @@ empty_locked_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old,
 static uint32_t
 empty_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx)
 {
-	rte_spinlock_t *lock = rht_bucket_lock(old, idx);
 	struct rte_rhash_head **bkt = __rte_rht_bucket(old, idx);
 
 	/* no insert reaches old any more (see rehash_some()): an empty bucket
@@ -143,8 +145,8 @@ empty_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t id
 	 */
 	if (__rte_rht_is_nulls(rte_atomic_load_explicit(bkt, rte_memory_order_acquire)))
 		return 0;
-	rht_bucket_lock_take(ht, lock);
-	return empty_locked_bucket(ht, old, bkt, lock, NULL);
+	rht_bucket_lock_take(ht, bkt);
+	return empty_locked_bucket(ht, old, bkt, NULL);
 }
 
 /*
@@ -376,11 +378,11 @@ move_range(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t star
  * the full buckets of a group two groups ahead of the one it empties,
  * hashes their first objects and prefetches their destinations and second
  * objects; one group ahead, it does the same for the second objects; then
- * it empties the group with the hashes it planned. The 3 * RHT_PLAN_GROUP
- * buckets it may hold locked are consecutive, so their locks are distinct
- * when the table has more (else it moves unplanned), and writers hold one
- * bucket lock at a time: holding them cannot deadlock. The locks keep the
- * planned chains as they were planned, and their objects alive.
+ * it empties the group with the hashes it planned. Writers hold one bucket
+ * lock at a time, and the worker takes the new buckets' after the old
+ * ones': holding up to 3 * RHT_PLAN_GROUP of these cannot deadlock. The
+ * locks keep the planned chains as they were planned, and their objects
+ * alive.
  */
 #define RHT_PLAN_GROUP 8U
 #define RHT_PLAN_LAG 2U     /* groups between planning and moving */
@@ -399,10 +401,8 @@ plan_object(const struct rte_rhashtable *ht, struct move_plan *plan, struct rte_
 	uint32_t idx = rht_hash_idx(plan->dst, hash);
 	struct rte_rhash_head *next = he->next;
 
-	/* the new bucket, and the lock move_object() takes for it */
+	/* the new bucket, whose lock move_object() takes */
 	rte_prefetch0_write(__rte_rht_bucket(plan->dst, idx));
-	if (!ht->single_writer)
-		rte_prefetch0_write(rht_bucket_lock(plan->dst, idx));
 	plan->obj[plan->n] = he;
 	plan->hash[plan->n] = hash;
 	plan->n++;
@@ -417,7 +417,7 @@ plan_bucket(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32
 	struct rte_rhash_head **bkt = __rte_rht_bucket(old, idx);
 	struct rte_rhash_head *he;
 
-	rht_bucket_lock_take(ht, rht_bucket_lock(old, idx));
+	rht_bucket_lock_take(ht, bkt);
 	plan->dst = rht_last_table(old);
 	plan->n = 0;
 	he = __rte_rht_ptr(*bkt);
@@ -475,7 +475,7 @@ empty_planned_single(struct rte_rhashtable *ht, struct __rte_rht_table *old, uin
 			    planned_hash(ht, plan, new_tbl, plan->obj[0]));
 		moved = 1;
 	}
-	rht_bucket_lock_drop(ht, rht_bucket_lock(old, idx));
+	rht_bucket_lock_drop(ht, bkt);
 	return moved;
 }
 
@@ -497,8 +497,7 @@ empty_group(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t bas
 	}
 	for (f = g->longer; f != 0; f &= f - 1) {
 		k = rte_bsf32(f);
-		moved += empty_locked_bucket(ht, old, __rte_rht_bucket(old, base + k),
-					     rht_bucket_lock(old, base + k), &g->plan[k]);
+		moved += empty_locked_bucket(ht, old, __rte_rht_bucket(old, base + k), &g->plan[k]);
 	}
 	return moved;
 }
@@ -555,11 +554,7 @@ rehash_some(struct rte_rhashtable *ht, uint32_t budget)
 		rht_writers_drain(ht);
 		ht->moves_miss_cache = rehash_misses_cache(ht, old);
 	}
-	/* the planned groups need distinct locks (see RHT_PLAN_GROUP), unless
-	 * the table has a single writer, which takes none
-	 */
-	if (ht->moves_miss_cache &&
-	    (ht->single_writer || old->lock_mask >= RHT_PLAN_GROUP * (RHT_PLAN_LAG + 1)))
+	if (ht->moves_miss_cache)
 		moved = move_range_planned(ht, old, start, start + done);
 	else
 		moved = move_range(ht, old, start, start + done);

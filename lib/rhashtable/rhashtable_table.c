@@ -125,24 +125,6 @@ buckets_node(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl)
 	return node;
 }
 
-static uint32_t
-lock_count(const struct rte_rhashtable *ht, uint32_t size)
-{
-	return RTE_MAX(RTE_MIN(size / 2, ht->locks_per_table), 1U);
-}
-
-/* Spread nlocks locks over RHT_LOCKS_SPAN bytes, at most one a cache line. */
-static uint8_t
-lock_shift(uint32_t nlocks)
-{
-	uint8_t shift = 0;
-
-	while (shift < rte_log2_u32(RTE_CACHE_LINE_SIZE / sizeof(rte_spinlock_t)) &&
-	       ((size_t)nlocks << (shift + 1)) * sizeof(rte_spinlock_t) <= RHT_LOCKS_SPAN)
-		shift++;
-	return shift;
-}
-
 /*
  * Allocate a bucket table of size buckets with a new random seed, and the
  * key seed of keep_key_seed (a grow or shrink of it), or a new one too
@@ -155,8 +137,6 @@ __rte_rht_table_alloc(struct rte_rhashtable *ht, uint32_t size,
 		      const struct __rte_rht_table *keep_key_seed)
 {
 	struct __rte_rht_table *tbl = NULL;
-	uint32_t nlocks = lock_count(ht, size);
-	size_t locks_bytes;
 
 	tbl = alloc_flat(ht, size);
 	/* pieces are one page: smaller tables have no fallback */
@@ -165,16 +145,6 @@ __rte_rht_table_alloc(struct rte_rhashtable *ht, uint32_t size,
 	if (tbl == NULL)
 		goto fail;
 
-	tbl->lock_shift = lock_shift(nlocks);
-	locks_bytes = ((size_t)nlocks << tbl->lock_shift) * sizeof(rte_spinlock_t);
-	tbl->locks = __rte_rht_malloc(ht, "rht_locks", locks_bytes);
-	if (tbl->locks == NULL) {
-		__rte_rht_table_free(ht, tbl);
-		goto fail;
-	}
-	memset(tbl->locks, 0, locks_bytes);
-	tbl->lock_mask = nlocks - 1;
-	tbl->bytes += locks_bytes;
 	tbl->mask = size - 1;
 	tbl->seed = (uint32_t)rte_rand();
 	tbl->key_seed = keep_key_seed != NULL ? keep_key_seed->key_seed : tbl->seed;
@@ -195,9 +165,7 @@ __rte_rht_table_free(struct rte_rhashtable *ht, struct __rte_rht_table *tbl)
 {
 	if (tbl == NULL)
 		return;
-	if (tbl->locks != NULL)
-		rte_atomic_fetch_sub_explicit(&ht->bytes, tbl->bytes, rte_memory_order_relaxed);
-	rte_free(tbl->locks);
+	rte_atomic_fetch_sub_explicit(&ht->bytes, tbl->bytes, rte_memory_order_relaxed);
 	if (tbl->nested)
 		free_pieces(tbl);
 	rte_free(tbl);

@@ -128,8 +128,8 @@ bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_r
  *   links an object into the newest table before it unlinks it here: an
  *   object of this key that the acquire load below does not see is in a
  *   later table already, where the insert looks under that bucket's lock.
- * Skipping the lock matters with the worker on another lcore: the lock's
- * line is then most often the other lcore's.
+ * Skipping the lock matters with the worker on another lcore: a locked
+ * instruction on a bucket it empties pulls the line away from it.
  */
 static inline bool
 old_bucket_rules_out(struct rte_rhash_head **bkt, const struct rht_insert_ctx *c, uint32_t idx,
@@ -160,8 +160,6 @@ insert_prefetch(struct rte_rhashtable *ht, struct rht_insert_ctx *c,
 	c->ahead_hash = rht_obj_hash(ht, tbl, rht_obj(ht, c->obj));
 	idx = rht_hash_idx(tbl, c->ahead_hash);
 	rte_prefetch0_write(__rte_rht_bucket(tbl, idx));
-	if (!ht->single_writer)
-		rte_prefetch0_write(rht_bucket_lock(tbl, idx));
 }
 
 /* The hash of obj in tbl, which insert_prefetch() may have computed. */
@@ -190,7 +188,6 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 	for (;;) {
 		uint64_t hash = insert_hash(ht, tbl, c, obj);
 		uint32_t idx = rht_hash_idx(tbl, hash);
-		rte_spinlock_t *lock = rht_bucket_lock(tbl, idx);
 		struct rte_rhash_head **bkt = __rte_rht_bucket(tbl, idx);
 		struct __rte_rht_table *next;
 		uint32_t len, emptied;
@@ -207,7 +204,7 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 			}
 		}
 		c->hash = hash;
-		rht_bucket_lock_take(ht, lock);
+		rht_bucket_lock_take(ht, bkt);
 		ret = bucket_scan(ht, bkt, c, &len);
 		/* acquire: pairs with __rte_rht_table_attach(); read under the bucket lock
 		 * so that the worker cannot have emptied this bucket yet.
@@ -215,7 +212,7 @@ try_insert(struct rte_rhashtable *ht, struct rht_insert_ctx *c)
 		next = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 		if (ret == 0 && next == NULL)
 			ret = bucket_link(ht, tbl, bkt, c, len);
-		rht_bucket_lock_drop(ht, lock);
+		rht_bucket_lock_drop(ht, bkt);
 		if (ret != 0 || next == NULL)
 			return ret < 0 ? ret : 0;
 		tbl = next;
@@ -428,14 +425,14 @@ visit_obj_buckets(struct rte_rhashtable *ht, const void *obj, bucket_visit_t fn,
 	int ret = 0;
 
 	while (tbl != NULL && ret == 0) {
-		uint32_t idx = rht_hash_idx(tbl, rht_obj_hash(ht, tbl, obj));
-		rte_spinlock_t *lock = rht_bucket_lock(tbl, idx);
+		struct rte_rhash_head **bkt = __rte_rht_bucket(tbl,
+				rht_hash_idx(tbl, rht_obj_hash(ht, tbl, obj)));
 
-		rht_bucket_lock_take(ht, lock);
-		ret = fn(ht, tbl, __rte_rht_bucket(tbl, idx), w, arg);
+		rht_bucket_lock_take(ht, bkt);
+		ret = fn(ht, tbl, bkt, w, arg);
 		/* acquire: pairs with __rte_rht_table_attach() */
 		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
-		rht_bucket_lock_drop(ht, lock);
+		rht_bucket_lock_drop(ht, bkt);
 	}
 	if (ret != 0)
 		__rte_rht_deferred_work_needed(ht);

@@ -96,15 +96,6 @@ params_check(const struct rte_rhashtable_params *p, bool rhlist)
 	return 0;
 }
 
-static uint32_t
-locks_per_table(const struct rte_rhashtable_params *p)
-{
-	uint32_t mul = p->locks_mul != 0 ? p->locks_mul : RTE_RHT_DEFAULT_LOCKS_MUL;
-	uint32_t cpus = RTE_MIN(rte_lcore_count(), 64U);
-
-	return rte_align32pow2(mul * RTE_MAX(cpus, 1U));
-}
-
 static void
 params_apply(struct rte_rhashtable *ht, const struct rte_rhashtable_params *p)
 {
@@ -124,7 +115,6 @@ params_apply(struct rte_rhashtable *ht, const struct rte_rhashtable_params *p)
 	ht->max_elems = ht->max_size != 0 ? 2 * ht->max_size : RTE_RHASHTABLE_MAX_ELEMS;
 	ht->automatic_shrinking = p->automatic_shrinking;
 	ht->single_writer = p->single_writer;
-	ht->locks_per_table = locks_per_table(p);
 	ht->socket_id = p->socket_id;
 	rte_spinlock_init(&ht->rehash_lock);
 	rte_spinlock_init(&ht->walk_lock);
@@ -445,7 +435,7 @@ rte_rhashtable_table_info_get(struct rte_rhashtable *ht, uint32_t idx,
 		info->buckets = tbl->size;
 		info->seed = tbl->seed;
 		info->key_seed = tbl->key_seed;
-		info->nlocks = tbl->lock_mask + 1;
+		info->nlocks = tbl->size;
 		info->nested = tbl->nested;
 		info->bytes = tbl->bytes;
 		info->bucket_mem = __rte_rht_bucket(tbl, 0);

@@ -33,9 +33,9 @@
  * of the options of meson_options.txt (defaults in brackets): loads in
  * percent RTE_RHT_GROW_PCT (70) and RTE_RHT_SHRINK_PCT (30);
  * RTE_RHT_MAX_CHAIN_LEN (16); buckets RTE_RHT_DEFAULT_SIZE (64, for
- * nelem_hint 0) and RTE_RHT_MIN_SIZE (4, the fewest); bucket locks per lcore
- * RTE_RHT_DEFAULT_LOCKS_MUL (32, for locks_mul 0); RTE_RHT_REHASH_BATCH
+ * nelem_hint 0) and RTE_RHT_MIN_SIZE (4, the fewest); RTE_RHT_REHASH_BATCH
  * (4096), buckets the rehash service moves per call.
+ * RTE_RHT_DEFAULT_LOCKS_MUL is no longer used (see locks_mul).
  *
  * Concurrency contract (details on each function):
  * - Readers (lookup, lookup_bulk, rhltable lookup, walk_next) take no lock
@@ -154,7 +154,7 @@ struct rte_rhashtable_params {
 	 *   rte_rhashtable_find_existing(), telemetry, logs and the service.
 	 */
 	int socket_id;
-	/**< NUMA socket of the bucket tables and locks, or SOCKET_ID_ANY. */
+	/**< NUMA socket of the bucket tables, or SOCKET_ID_ANY. */
 	uint16_t nelem_hint;
 	/**< Expected number of objects: the first bucket table has the next
 	 *   power of two above nelem_hint * 4 / 3 buckets (at least
@@ -185,13 +185,9 @@ struct rte_rhashtable_params {
 	 *   has only been filled keeps the size nelem_hint gave it.
 	 */
 	uint8_t locks_mul;
-	/**< Bucket locks per CPU: a bucket table has
-	 *   min(buckets / 2, locks_mul * min(lcores, 64)) locks.
-	 *   0: RTE_RHT_DEFAULT_LOCKS_MUL. The locks of a table share one
-	 *   4 KiB page: up to 64 locks, each has a cache line of its own;
-	 *   beyond, locks share lines (two up to 128, and so on), and
-	 *   writers on different lcores may then take turns on a line for
-	 *   different buckets.
+	/**< Ignored, kept so that sources that set it still build: every
+	 *   bucket has a lock of its own, a bit of its bucket word, and no
+	 *   lock array (it set the size of one).
 	 */
 	bool single_writer;
 	/**< One thread at a time makes every write call (insert, remove,
@@ -242,7 +238,7 @@ struct rte_rhashtable_stats {
 	/**< Bucket tables that inserts attached while the rehash worker had not
 	 *   started on the first one: it does not run (see the log).
 	 */
-	uint64_t bytes;            /**< Memory held: table struct, bucket tables, locks. */
+	uint64_t bytes;            /**< Memory held: table struct, bucket tables. */
 	uint32_t reclaim_pending;  /**< Entries waiting in the RCU defer queue. */
 	int socket_id;             /**< Socket the bucket tables come from. */
 	int numa_node;
@@ -1027,9 +1023,9 @@ rte_rhltable_lookup(const struct rte_rhltable *hlt, const void *key);
 struct rte_rhashtable_table_info {
 	uint32_t buckets;       /**< Buckets (a power of two). */
 	uint32_t seed;          /**< Random hash seed of this bucket table. */
-	uint32_t nlocks;        /**< Bucket locks. */
+	uint32_t nlocks;        /**< Bucket locks: one a bucket, in its word. */
 	bool nested;            /**< Built of page-sized pieces (large allocation failed). */
-	uint64_t bytes;         /**< Memory of buckets and locks. */
+	uint64_t bytes;         /**< Memory of the bucket table. */
 	const void *bucket_mem; /**< First bucket (NUMA checks, debugging). */
 	int numa_node;          /**< NUMA node of bucket_mem's page, -1 when unknown. */
 	/**

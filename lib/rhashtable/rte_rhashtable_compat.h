@@ -38,6 +38,7 @@
 #define rte_atomic_exchange_explicit(ptr, val, mo) __atomic_exchange_n(ptr, val, mo)
 #define rte_atomic_fetch_add_explicit(ptr, val, mo) __atomic_fetch_add(ptr, val, mo)
 #define rte_atomic_fetch_sub_explicit(ptr, val, mo) __atomic_fetch_sub(ptr, val, mo)
+#define rte_atomic_fetch_or_explicit(ptr, val, mo) __atomic_fetch_or(ptr, val, mo)
 #define rte_atomic_compare_exchange_strong_explicit(ptr, expected, desired, succ, fail) \
 	__atomic_compare_exchange_n(ptr, expected, desired, 0, succ, fail)
 

@@ -27,7 +27,6 @@
 #include <rte_bitops.h>
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
-#include <rte_spinlock.h>
 #include <rte_version.h>
 #if RTE_VERSION_NUM(23, 11, 0, 0) > RTE_VERSION
 #include <rte_rhashtable_compat.h>
@@ -81,13 +80,10 @@ struct __rte_rht_table {
 	struct rte_rhash_head ***pieces; /* nested tables only */
 	bool nested;             /* buckets live in pieces[] */
 	bool retired;            /* left the chain; under ht->walk_lock */
-	uint8_t lock_shift;      /* lock i at locks[i << lock_shift] */
 	int32_t numa_node;       /* node of the buckets' first page; -1: unknown */
-	uint32_t lock_mask;      /* locks - 1 */
 	/* walkers paused on this table; under ht->walk_lock */
 	struct rte_rhashtable_iter *walkers;
-	rte_spinlock_t *locks;
-	uint64_t bytes;          /* memory of this table, locks included */
+	uint64_t bytes;          /* memory of this table */
 	/* The worker's progress: buckets below this one are empty, their
 	 * objects moved to a later table. Written for each bucket, read by the
 	 * worker only: on a line of its own, away from the fields above that
@@ -118,17 +114,19 @@ __rte_rht_flat_buckets(const struct __rte_rht_table *tbl)
 /*
  * Chain links. A bucket word (the head of a chain) points to the first
  * object and carries, in the 16 address bits that x86-64 and AArch64 user
- * space leave at zero, a summary of the hashes of the chain's objects, so
- * that a lookup can tell that its key is not in the chain without touching
- * any object: most misses read the bucket word alone. Bits 1-2, free in
- * 8-byte aligned addresses, hold the chain length up to 3 ("3 or more"),
- * so that an insert checks the chain limit without walking the chain, and
- * tell how the summary reads:
- * - length 1: the object's 16-bit fingerprint (hash bits 48-63);
- * - 2 or more: a Bloom summary, two bits per object taken from its hash
- *   bits 56-63 (the high half of its fingerprint).
+ * space leave at zero, the bucket's lock (bit 48, which readers ignore:
+ * writers take it, see rhashtable_pvt.h) and a 15-bit summary of the
+ * hashes of the chain's objects (bits 49-63), so that a lookup can tell
+ * that its key is not in the chain without touching any object: most
+ * misses read the bucket word alone. Bits 1-2, free in 8-byte aligned
+ * addresses, hold the chain length up to 3 ("3 or more"), so that an
+ * insert checks the chain limit without walking the chain, and tell how
+ * the summary reads:
+ * - length 1: the object's 15-bit fingerprint (hash bits 49-63);
+ * - 2 or more: a Bloom summary, two of its 15 bits per object, picked by
+ *   its hash bits 56-63 (the high 8 bits of its fingerprint).
  * A table grown to size has most of its full chains one object long: a
- * fingerprint there turns away all but one key in 65536, where two Bloom
+ * fingerprint there turns away all but one key in 32768, where two Bloom
  * bits turned away some 98%, and a miss that passes costs a memory round
  * trip to the object. The length and summary may describe objects that the
  * rehash worker moved away (it unlinks the last object of an old chain
@@ -138,11 +136,12 @@ __rte_rht_flat_buckets(const struct __rte_rht_table *tbl)
  * nulls marker that ends a chain: the address of the chain's bucket, bit 0
  * set; a bucket word that is a marker reads as length 0.
  */
-#define __RTE_RHT_SUMMARY_SHIFT 48
+#define __RTE_RHT_SUMMARY_SHIFT 49
 #define __RTE_RHT_LEN_SHIFT 1
 #define __RTE_RHT_LEN_MAX 3
 #define __RTE_RHT_LEN_MASK ((uint64_t)__RTE_RHT_LEN_MAX << __RTE_RHT_LEN_SHIFT)
-#define __RTE_RHT_PTR_MASK (((UINT64_C(1) << __RTE_RHT_SUMMARY_SHIFT) - 1) & ~__RTE_RHT_LEN_MASK)
+#define __RTE_RHT_LOCK_BIT (UINT64_C(1) << 48)
+#define __RTE_RHT_PTR_MASK ((__RTE_RHT_LOCK_BIT - 1) & ~__RTE_RHT_LEN_MASK)
 
 /* The marker that ends the chain of bucket bkt. */
 static inline struct rte_rhash_head *
@@ -166,9 +165,9 @@ __rte_rht_ptr(const struct rte_rhash_head *link)
 
 /* Fingerprints of a hash: from bits that do not pick the bucket. */
 static inline uint16_t
-__rte_rht_fp16(uint64_t hash)
+__rte_rht_fp15(uint64_t hash)
 {
-	return (uint16_t)(hash >> 48);
+	return (uint16_t)(hash >> __RTE_RHT_SUMMARY_SHIFT);
 }
 
 static inline uint8_t
@@ -178,44 +177,45 @@ __rte_rht_fp8(uint64_t hash)
 }
 
 /*
- * The two Bloom bits of each 8-bit fingerprint f, 1 << (f & 15) | 1 << (f >> 4)
- * (test_bucket_summary() checks them): a load in every lookup
- * rather than two shifts by a variable count, which cost a lookup several
- * instructions to set up and so some of the lookups the core overlaps.
+ * The two Bloom bits of each 8-bit fingerprint f, among the summary's 15:
+ * 1 << (f & 15) % 15 | 1 << (f >> 4) % 15 (test_bucket_summary() checks
+ * them): a load in every lookup rather than two shifts by a variable
+ * count, which cost a lookup several instructions to set up and so some of
+ * the lookups the core overlaps.
  */
 static const uint16_t __rte_rht_bloom_of[256] __rte_unused = {
 	0x0001, 0x0003, 0x0005, 0x0009, 0x0011, 0x0021, 0x0041, 0x0081,
-	0x0101, 0x0201, 0x0401, 0x0801, 0x1001, 0x2001, 0x4001, 0x8001,
+	0x0101, 0x0201, 0x0401, 0x0801, 0x1001, 0x2001, 0x4001, 0x0001,
 	0x0003, 0x0002, 0x0006, 0x000a, 0x0012, 0x0022, 0x0042, 0x0082,
-	0x0102, 0x0202, 0x0402, 0x0802, 0x1002, 0x2002, 0x4002, 0x8002,
+	0x0102, 0x0202, 0x0402, 0x0802, 0x1002, 0x2002, 0x4002, 0x0003,
 	0x0005, 0x0006, 0x0004, 0x000c, 0x0014, 0x0024, 0x0044, 0x0084,
-	0x0104, 0x0204, 0x0404, 0x0804, 0x1004, 0x2004, 0x4004, 0x8004,
+	0x0104, 0x0204, 0x0404, 0x0804, 0x1004, 0x2004, 0x4004, 0x0005,
 	0x0009, 0x000a, 0x000c, 0x0008, 0x0018, 0x0028, 0x0048, 0x0088,
-	0x0108, 0x0208, 0x0408, 0x0808, 0x1008, 0x2008, 0x4008, 0x8008,
+	0x0108, 0x0208, 0x0408, 0x0808, 0x1008, 0x2008, 0x4008, 0x0009,
 	0x0011, 0x0012, 0x0014, 0x0018, 0x0010, 0x0030, 0x0050, 0x0090,
-	0x0110, 0x0210, 0x0410, 0x0810, 0x1010, 0x2010, 0x4010, 0x8010,
+	0x0110, 0x0210, 0x0410, 0x0810, 0x1010, 0x2010, 0x4010, 0x0011,
 	0x0021, 0x0022, 0x0024, 0x0028, 0x0030, 0x0020, 0x0060, 0x00a0,
-	0x0120, 0x0220, 0x0420, 0x0820, 0x1020, 0x2020, 0x4020, 0x8020,
+	0x0120, 0x0220, 0x0420, 0x0820, 0x1020, 0x2020, 0x4020, 0x0021,
 	0x0041, 0x0042, 0x0044, 0x0048, 0x0050, 0x0060, 0x0040, 0x00c0,
-	0x0140, 0x0240, 0x0440, 0x0840, 0x1040, 0x2040, 0x4040, 0x8040,
+	0x0140, 0x0240, 0x0440, 0x0840, 0x1040, 0x2040, 0x4040, 0x0041,
 	0x0081, 0x0082, 0x0084, 0x0088, 0x0090, 0x00a0, 0x00c0, 0x0080,
-	0x0180, 0x0280, 0x0480, 0x0880, 0x1080, 0x2080, 0x4080, 0x8080,
+	0x0180, 0x0280, 0x0480, 0x0880, 0x1080, 0x2080, 0x4080, 0x0081,
 	0x0101, 0x0102, 0x0104, 0x0108, 0x0110, 0x0120, 0x0140, 0x0180,
-	0x0100, 0x0300, 0x0500, 0x0900, 0x1100, 0x2100, 0x4100, 0x8100,
+	0x0100, 0x0300, 0x0500, 0x0900, 0x1100, 0x2100, 0x4100, 0x0101,
 	0x0201, 0x0202, 0x0204, 0x0208, 0x0210, 0x0220, 0x0240, 0x0280,
-	0x0300, 0x0200, 0x0600, 0x0a00, 0x1200, 0x2200, 0x4200, 0x8200,
+	0x0300, 0x0200, 0x0600, 0x0a00, 0x1200, 0x2200, 0x4200, 0x0201,
 	0x0401, 0x0402, 0x0404, 0x0408, 0x0410, 0x0420, 0x0440, 0x0480,
-	0x0500, 0x0600, 0x0400, 0x0c00, 0x1400, 0x2400, 0x4400, 0x8400,
+	0x0500, 0x0600, 0x0400, 0x0c00, 0x1400, 0x2400, 0x4400, 0x0401,
 	0x0801, 0x0802, 0x0804, 0x0808, 0x0810, 0x0820, 0x0840, 0x0880,
-	0x0900, 0x0a00, 0x0c00, 0x0800, 0x1800, 0x2800, 0x4800, 0x8800,
+	0x0900, 0x0a00, 0x0c00, 0x0800, 0x1800, 0x2800, 0x4800, 0x0801,
 	0x1001, 0x1002, 0x1004, 0x1008, 0x1010, 0x1020, 0x1040, 0x1080,
-	0x1100, 0x1200, 0x1400, 0x1800, 0x1000, 0x3000, 0x5000, 0x9000,
+	0x1100, 0x1200, 0x1400, 0x1800, 0x1000, 0x3000, 0x5000, 0x1001,
 	0x2001, 0x2002, 0x2004, 0x2008, 0x2010, 0x2020, 0x2040, 0x2080,
-	0x2100, 0x2200, 0x2400, 0x2800, 0x3000, 0x2000, 0x6000, 0xa000,
+	0x2100, 0x2200, 0x2400, 0x2800, 0x3000, 0x2000, 0x6000, 0x2001,
 	0x4001, 0x4002, 0x4004, 0x4008, 0x4010, 0x4020, 0x4040, 0x4080,
-	0x4100, 0x4200, 0x4400, 0x4800, 0x5000, 0x6000, 0x4000, 0xc000,
-	0x8001, 0x8002, 0x8004, 0x8008, 0x8010, 0x8020, 0x8040, 0x8080,
-	0x8100, 0x8200, 0x8400, 0x8800, 0x9000, 0xa000, 0xc000, 0x8000,
+	0x4100, 0x4200, 0x4400, 0x4800, 0x5000, 0x6000, 0x4000, 0x4001,
+	0x0001, 0x0003, 0x0005, 0x0009, 0x0011, 0x0021, 0x0041, 0x0081,
+	0x0101, 0x0201, 0x0401, 0x0801, 0x1001, 0x2001, 0x4001, 0x0001,
 };
 
 static inline uint16_t
@@ -224,6 +224,7 @@ __rte_rht_fp8_bloom(uint8_t fp8)
 	return __rte_rht_bloom_of[fp8];
 }
 
+/* The summary of a bucket word: 15 bits, without the lock bit below them. */
 static inline uint16_t
 __rte_rht_bucket_summary(const struct rte_rhash_head *word)
 {
@@ -247,11 +248,11 @@ __rte_rht_summary_add(uint16_t summary, uint32_t len, uint64_t hash)
 	uint16_t bits;
 
 	if (len == 0)
-		return __rte_rht_fp16(hash);
+		return __rte_rht_fp15(hash);
 	bits = __rte_rht_fp8_bloom(__rte_rht_fp8(hash));
 	if (len == 1)
-		/* the first object's Bloom bits, from its fingerprint */
-		return (uint16_t)(__rte_rht_fp8_bloom((uint8_t)(summary >> 8)) | bits);
+		/* the first object's Bloom bits, from its fingerprint's high 8 */
+		return (uint16_t)(__rte_rht_fp8_bloom((uint8_t)(summary >> 7)) | bits);
 	return (uint16_t)(summary | bits);
 }
 
@@ -271,14 +272,15 @@ __rte_rht_bucket_word(const struct rte_rhash_head *head, uint16_t summary, uint3
  * that lookups meet are a coin toss): a single object's fingerprint must
  * equal the key's; a Bloom summary must have the key's two bits set, that
  * is its complement none of them. An empty bucket reads as a Bloom summary
- * with no bit set.
+ * with no bit set. Bit 15 of the operands, above the summary's 15, compares
+ * zero with zero (fingerprint) or is masked off (Bloom).
  */
 static inline bool
 __rte_rht_summary_may_hold(const struct rte_rhash_head *word, uint64_t hash)
 {
 	/* all ones for a single object, else zero */
 	uint16_t single = (uint16_t)-(uint16_t)(__rte_rht_bucket_len(word) == 1);
-	uint16_t want = (uint16_t)(__rte_rht_fp16(hash) | ~single);
+	uint16_t want = (uint16_t)(__rte_rht_fp15(hash) | ~single);
 	uint16_t mask = (uint16_t)(__rte_rht_fp8_bloom(__rte_rht_fp8(hash)) | single);
 
 	return ((__rte_rht_bucket_summary(word) ^ want) & mask) == 0;
