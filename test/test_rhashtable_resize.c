@@ -19,7 +19,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_service.h>
 
@@ -442,6 +445,72 @@ test_worker_scheduled_by_writers(void)
 	return TEST_SUCCESS;
 }
 
+static int mover_ret = -1;   /* read after rte_eal_wait_lcore() */
+static uint32_t mover_done;
+
+static int
+mover_main(void *arg __rte_unused)
+{
+	mover_ret = rte_rhashtable_rehash_run(ht);
+	/* release: pairs with the test's acquire loads */
+	rte_atomic_store_explicit(&mover_done, 1, rte_memory_order_release);
+	return 0;
+}
+
+/*
+ * The worker links a moving object into its new chain only under the new
+ * bucket's lock. The object is still in its old chain then, where readers
+ * may follow its next link: a worker that stored the new chain's head in it
+ * before holding that bucket (a lock-free push once did) raced a writer
+ * that unlinked and retired the head in between, and a reader reached
+ * freed memory (rhashtable_rcu_short_autotest under ASan caught it once).
+ * Here the test holds every bucket of the new table while the worker runs
+ * on another lcore: the worker must wait, with no object's link changed
+ * and every key found, and finish once they are released.
+ */
+#define HOLD_OBJS 45
+
+static int
+test_move_waits_for_new_bucket(void)
+{
+	struct rte_rhash_head *next[HOLD_OBJS];
+	unsigned int lcore = rte_get_next_lcore(rte_lcore_id(), 1, 0);
+	uint32_t sid, buckets = 0, ntables = 0, i;
+	uint64_t moved;
+
+	TEST_ASSERT(lcore < RTE_MAX_LCORE, "needs a second lcore (-l 0-1)");
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_service_id_get(ht, &sid), "service id");
+	/* 45 of 64 buckets: past the grow threshold; one step attaches 128 */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, HOLD_OBJS), "insert");
+	moved = test_stats(ht).objs_moved;
+	TEST_ASSERT_SUCCESS(service_step(sid, &buckets, &ntables), "step");
+	TEST_ASSERT(buckets == 128 && ntables == 2 && test_stats(ht).objs_moved == moved,
+		    "no new table waiting: %u buckets, %u tables", buckets, ntables);
+	for (i = 0; i < HOLD_OBJS; i++)
+		next[i] = objs[i].node.next;
+	TEST_ASSERT_SUCCESS(__rte_rhashtable_newest_buckets_hold(ht, true), "hold");
+	rte_atomic_store_explicit(&mover_done, 0, rte_memory_order_relaxed);
+	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(mover_main, NULL, lcore), "launch");
+	rte_delay_ms(100);
+	TEST_ASSERT(!rte_atomic_load_explicit(&mover_done, rte_memory_order_acquire),
+		    "the worker finished while every new bucket was held");
+	for (i = 0; i < HOLD_OBJS; i++)
+		TEST_ASSERT(objs[i].node.next == next[i],
+			    "object %u's link changed before its new bucket was locked", i);
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, HOLD_OBJS, true), "lookups, worker waiting");
+	TEST_ASSERT_SUCCESS(__rte_rhashtable_newest_buckets_hold(ht, false), "release");
+	rte_eal_wait_lcore(lcore);
+	TEST_ASSERT_SUCCESS(mover_ret, "rehash_run");
+	TEST_ASSERT(rte_atomic_load_explicit(&mover_done, rte_memory_order_acquire),
+		    "the worker did not finish");
+	TEST_ASSERT_EQUAL(test_stats(ht).ntables, 1u, "rehash finished");
+	TEST_ASSERT_EQUAL(test_stats(ht).objs_moved, moved + HOLD_OBJS, "objects moved");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, HOLD_OBJS, true), "lookups after the grow");
+	TEST_ASSERT_EQUAL(__rte_rhashtable_newest_buckets_hold(NULL, true), -EINVAL, "NULL");
+	return TEST_SUCCESS;
+}
+
 /*
  * Removals that leave a table far below the shrink threshold ask once; the
  * service, stepped with no writer left, must go on halving until the table
@@ -660,6 +729,7 @@ static struct unit_test_suite resize_suite = {
 		TEST_CASE_ST(params_setup, table_teardown, test_lookups_mid_rehash),
 		TEST_CASE_ST(params_setup, table_teardown, test_lookups_mid_shrink),
 		TEST_CASE_ST(params_setup, table_teardown, test_worker_scheduled_by_writers),
+		TEST_CASE_ST(params_setup, table_teardown, test_move_waits_for_new_bucket),
 		TEST_CASE_ST(params_setup, table_teardown, test_worker_shrinks_to_rest),
 		TEST_CASE_ST(params_setup, table_teardown, test_shrink),
 		TEST_CASE_ST(params_setup, table_teardown, test_no_shrink),

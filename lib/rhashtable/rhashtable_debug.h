@@ -104,7 +104,7 @@ struct rhashtable_fault {
 
 /**
  * Set (f non-NULL) or clear (f NULL) allocation fault injection. Affects the
- * bucket arrays, the nested-table pieces and the lock arrays of every table.
+ * bucket arrays and the nested-table pieces of every table.
  * Not thread safe against itself; allocations read it atomically.
  */
 __rte_internal
@@ -147,5 +147,19 @@ __rte_rhashtable_fence_is_asymmetric(void);
 __rte_internal
 uint64_t
 __rte_rhashtable_cache_bytes_set(uint64_t bytes);
+
+/**
+ * Take (hold true) or release (hold false) the lock of every bucket of the
+ * newest bucket table, as writers take one, so that a test can stop the
+ * rehash worker where it links a moving object into its new chain. Release
+ * before anything else writes to the table.
+ *
+ * @return
+ *   0; -EINVAL for a NULL table; -ENOTSUP for a single_writer table, whose
+ *   buckets have no lock.
+ */
+__rte_internal
+int
+__rte_rhashtable_newest_buckets_hold(struct rte_rhashtable *ht, bool hold);
 
 #endif /* _RHASHTABLE_DEBUG_H_ */

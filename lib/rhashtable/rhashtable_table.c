@@ -15,6 +15,7 @@
 #include <rte_malloc.h>
 #include <rte_random.h>
 
+#include "rhashtable_debug.h"
 #include "rhashtable_pvt.h"
 #include "rhashtable_trace.h"
 
@@ -198,4 +199,26 @@ __rte_rht_table_attach(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
 	else
 		RHT_COUNT(ht, reseeds);
 	return true;
+}
+
+RTE_EXPORT_INTERNAL_SYMBOL(__rte_rhashtable_newest_buckets_hold)
+int
+__rte_rhashtable_newest_buckets_hold(struct rte_rhashtable *ht, bool hold)
+{
+	struct __rte_rht_table *tbl;
+	uint32_t i;
+
+	if (ht == NULL)
+		return -EINVAL;
+	if (ht->single_writer)
+		return -ENOTSUP;
+	/* acquire: pairs with the release that publishes a first table */
+	tbl = rht_last_table(rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire));
+	for (i = 0; i < tbl->size; i++) {
+		if (hold)
+			rht_lock(__rte_rht_bucket(tbl, i));
+		else
+			rht_unlock(__rte_rht_bucket(tbl, i));
+	}
+	return 0;
 }
