@@ -26,6 +26,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_pause.h>
+#include <rte_prefetch.h>
 #include <rte_spinlock.h>
 
 #include "rhashtable_export.h"
@@ -259,6 +260,28 @@ static inline bool
 rht_addr_taggable(const void *p)
 {
 	return ((uintptr_t)p & ~__RTE_RHT_PTR_MASK) == 0 && ((uintptr_t)p & 7) == 0;
+}
+
+/*
+ * Fetch the line at p to be written: on x86, PREFETCHW, which asks for the
+ * line in a state that a store (or the locked instruction that takes a
+ * bucket lock) can change at once, where a read prefetch may bring a line
+ * that readers on other lcores share and that the write then has to fetch
+ * again. DPDK's rte_prefetch0_write() emits it only when the target has
+ * the PRFCHW feature, which DPDK's baseline -march=corei7 lacks;
+ * processors without the feature execute it as a no-op.
+ */
+static __rte_always_inline void
+rht_prefetch_write(const void *p)
+{
+#ifdef RTE_ARCH_X86_64
+	/* an address in a register, not a memory operand: a prefetch never
+	 * faults, and the address may be no object's (see prefetch_linked())
+	 */
+	__asm__ volatile("prefetchw (%0)" : : "r"(p));
+#else
+	rte_prefetch0_write(p);
+#endif
 }
 
 /*

@@ -256,7 +256,7 @@ prefetch_linked(const struct rte_rhashtable *ht, const struct rte_rhash_head *li
 
 	rte_prefetch0((const void *)(head - ht->core.head_offset + ht->core.key_offset));
 	/* the move stores to the object's next link */
-	rte_prefetch0_write((const void *)head);
+	rht_prefetch_write((const void *)head);
 }
 
 static void
@@ -402,7 +402,7 @@ plan_object(const struct rte_rhashtable *ht, struct move_plan *plan, struct rte_
 	struct rte_rhash_head *next = he->next;
 
 	/* the new bucket, whose lock move_object() takes */
-	rte_prefetch0_write(__rte_rht_bucket(plan->dst, idx));
+	rht_prefetch_write(__rte_rht_bucket(plan->dst, idx));
 	plan->obj[plan->n] = he;
 	plan->hash[plan->n] = hash;
 	plan->n++;

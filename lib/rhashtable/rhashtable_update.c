@@ -159,7 +159,7 @@ insert_prefetch(struct rte_rhashtable *ht, struct rht_insert_ctx *c,
 	c->ahead = tbl;
 	c->ahead_hash = rht_obj_hash(ht, tbl, rht_obj(ht, c->obj));
 	idx = rht_hash_idx(tbl, c->ahead_hash);
-	rte_prefetch0_write(__rte_rht_bucket(tbl, idx));
+	rht_prefetch_write(__rte_rht_bucket(tbl, idx));
 }
 
 /* The hash of obj in tbl, which insert_prefetch() may have computed. */
