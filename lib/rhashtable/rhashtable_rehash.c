@@ -94,16 +94,12 @@ move_object(const struct rte_rhashtable *ht, struct __rte_rht_table *new_tbl,
 	rht_bucket_lock_take(ht, nbkt);
 	rht_chain_push(nbkt, rte_atomic_load_explicit(nbkt, rte_memory_order_acquire), he, hash);
 	rht_bucket_lock_drop(ht, nbkt);
-	/* release (both ways): a reader that no longer sees he in the old
-	 * chain will see old->future_tbl (attached before this move) after its
-	 * walk. A plain marker, also in an emptied bucket word (an empty
-	 * summary), which keeps the lock the worker holds.
+	/* release (in rht_link_replace()): a reader that no longer sees he in
+	 * the old chain will see old->future_tbl (attached before this move)
+	 * after its walk. A plain marker, also in an emptied bucket word (an
+	 * empty summary), which keeps the lock the worker holds.
 	 */
-	if (pprev == old_bkt)
-		rht_bucket_store(old_bkt, __rte_rht_nulls(old_bkt));
-	else
-		rte_atomic_store_explicit(pprev, __rte_rht_nulls(old_bkt),
-					  rte_memory_order_release);
+	rht_link_replace(old_bkt, pprev, __rte_rht_nulls(old_bkt));
 }
 
 /* Move the last object of the locked old chain of bucket old_bkt to the newest table. */
