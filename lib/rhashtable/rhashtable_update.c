@@ -419,9 +419,8 @@ visit_obj_buckets(struct rte_rhashtable *ht, const void *obj, bucket_visit_t fn,
 	uint32_t *seq = rht_writer_enter(ht);
 	struct rht_writer *w = rht_writer_of(ht, seq);
 	/* acquire: pairs with the release that publishes a new first table */
-	struct __rte_rht_table *first = rte_atomic_load_explicit(&ht->core.tbl,
+	struct __rte_rht_table *tbl = rte_atomic_load_explicit(&ht->core.tbl,
 			rte_memory_order_acquire);
-	struct __rte_rht_table *tbl = first;
 	int ret = 0;
 
 	while (tbl != NULL && ret == 0) {
