@@ -431,8 +431,9 @@ rte_rhashtable_prefetch_bulk(const struct rte_rhashtable *ht, const void **keys,
 /*
  * The common case of a specialised lookup (__rte_rht_lookup_common(), which
  * rte_rhashtable_lookup_fast() inlines too); *slow when the answer needs
- * lookup_full_<len>(): a rehash under way, a concurrent move that carried the
- * walk into another chain, or a table without a specialised length.
+ * lookup_full_<len>(): a key not found while a rehash is under way, a
+ * re-seed, a concurrent move that carried the walk into another chain, or a
+ * table without a specialised length.
  */
 static __rte_always_inline struct rte_rhash_head *
 lookup_common_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, bool fast,

@@ -457,11 +457,50 @@ __rte_rht_keys_differ(const uint8_t *a, const uint8_t *b, uint32_t len)
 }
 
 /*
+ * The table where a key of the first table tbl is, while a grow or shrink
+ * moves tbl's objects to the next table: that one once the worker has
+ * emptied the key's bucket of tbl. *hash and *idx, the key's hash and
+ * bucket in tbl, become those in the table returned; mix is the hash's
+ * first step, which the tables of a grow or shrink share. NULL when the
+ * next table has another key seed (a re-seed): the whole algorithm then
+ * answers.
+ */
+static __rte_always_inline const struct __rte_rht_table *
+__rte_rht_moving_table(const struct __rte_rht_table *tbl, uint64_t mix, uint64_t *hash,
+		       uint32_t *idx)
+{
+	/* acquire: pairs with the release that attaches the next table */
+	const struct __rte_rht_table *next = rte_atomic_load_explicit(&tbl->future_tbl,
+			rte_memory_order_acquire);
+
+	if (next == NULL || next->key_seed != tbl->key_seed)
+		return NULL;
+	/* acquire: pairs with the worker's release once buckets are empty:
+	 * the objects it moved out of them are linked in next
+	 */
+	if (*idx >= rte_atomic_load_explicit(&tbl->emptied, rte_memory_order_acquire))
+		return tbl;
+	*hash = __rte_rht_hash_final(mix, &next->mix_seeds);
+	*idx = (uint32_t)*hash & next->mask;
+	return next;
+}
+
+/*
  * The common case of a lookup with the default hash and compare on a
- * constant key_len: one bucket table, no concurrent move in the chain.
- * Returns the head of the object found, or NULL. Sets *slow when the
- * answer needs the whole algorithm instead: a rehash under way, or a walk
- * that a concurrent move carried into another chain.
+ * constant key_len: one bucket table, or two while a grow or shrink moves
+ * objects from the first to the second, and no concurrent move in the
+ * chain. Returns the head of the object found, or NULL. Sets *slow when
+ * the answer needs the whole algorithm instead: a key not found while a
+ * rehash is under way, a re-seed, or a walk that a concurrent move carried
+ * into another chain.
+ *
+ * A resize is in this common case, not in the whole algorithm, because of
+ * the instructions a lookup takes: out of line, with the checks of every
+ * level, a single lookup took three times as many, and a core can only keep
+ * the memory accesses of as many lookups in flight as its reorder buffer
+ * holds the instructions of. Lookups frozen halfway through a rehash ran at
+ * two thirds of their rate before it (resize/rhashtable/single with the
+ * worker stopped at half of the table).
  */
 static __rte_always_inline struct rte_rhash_head *
 __rte_rht_lookup_common(const struct __rte_rht_core *c, const void *key, uint32_t key_len,
@@ -470,14 +509,20 @@ __rte_rht_lookup_common(const struct __rte_rht_core *c, const void *key, uint32_
 	/* acquire: pairs with the release that publishes a new first table */
 	const struct __rte_rht_table *tbl = rte_atomic_load_explicit(&c->tbl,
 			rte_memory_order_acquire);
+	const struct __rte_rht_table *t = tbl;
+	uint64_t mix = __rte_rht_key_mix(key, key_len, &tbl->mix_seeds);
+	uint64_t hash = __rte_rht_hash_final(mix, &tbl->mix_seeds);
+	uint32_t idx = (uint32_t)hash & tbl->mask;
 	struct rte_rhash_head **bkt, *word, *he;
-	uint64_t hash;
 
-	/* relaxed: only picks the path; the whole algorithm reloads with acquire */
-	if (unlikely(rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_relaxed) != NULL))
-		goto slow_path;
-	hash = __rte_rht_table_hash(tbl, key, key_len);
-	bkt = __rte_rht_bucket(tbl, (uint32_t)hash & tbl->mask);
+	/* relaxed: only picks the path; __rte_rht_moving_table() reloads with acquire */
+	if (unlikely(rte_atomic_load_explicit(&tbl->future_tbl,
+					      rte_memory_order_relaxed) != NULL)) {
+		t = __rte_rht_moving_table(tbl, mix, &hash, &idx);
+		if (t == NULL)
+			goto slow_path;
+	}
+	bkt = __rte_rht_bucket(t, idx);
 	/* acquire: pairs with the release stores that link objects */
 	word = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
 	if (__rte_rht_summary_may_hold(word, hash)) {
@@ -492,7 +537,9 @@ __rte_rht_lookup_common(const struct __rte_rht_core *c, const void *key, uint32_
 		if (unlikely(he != __rte_rht_nulls(bkt)))
 			goto slow_path;
 	}
-	/* a rehash may have started during the walk */
+	/* absent, unless the worker moved it on: a rehash under way, or
+	 * started during the walk (tbl is the first table, whichever t was)
+	 */
 	if (likely(rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_relaxed) == NULL))
 		return NULL;
 slow_path:
