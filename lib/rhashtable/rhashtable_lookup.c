@@ -280,8 +280,8 @@ flat_pair(const struct __rte_rht_table *tbl, const struct __rte_rht_table *later
  * The first stage of a bulk pass while tbl's objects move to later (both
  * flat_pair()): hash every key of todo, pick its table as key_table() does,
  * store its hash and bucket and prefetch the bucket. What it needs of the
- * tables is loaded once, before the loop, and the choice is two
- * conditional moves between the buckets of both tables: a bulk lookup
+ * tables is loaded once, before the loop, and the choice is two masked
+ * selects between the hashes and buckets of both tables: a bulk lookup
  * runs as many instructions as it can keep lookups in flight, and a pass
  * through key_table(), which reloaded the tables' fields at every key and
  * or-ed the keys' tables into a mask on the stack, ran at 0.81x of one at
