@@ -100,6 +100,12 @@ struct rhashtable_fault {
 	uint32_t fail_after; /**< Allocations that succeed before faults start. */
 	uint32_t one_in;     /**< Then fail one in one_in at random (0 or 1: every one). */
 	size_t min_bytes;    /**< Only allocations of at least this size fail (0: all). */
+	/**
+	 * Which attempts one_in fails: a pure function of the seed and the
+	 * attempt's number, so that the same seed fails the same attempts in
+	 * every run (0: a seed drawn with rte_rand()).
+	 */
+	uint64_t seed;
 };
 
 /**

@@ -474,6 +474,8 @@ op_faults(struct fz_input *in)
 	f.fail_after = (b >> 2) & 3;
 	f.one_in = (b >> 4) & 3;
 	f.min_bytes = min_bytes[(b >> 6) % RTE_DIM(min_bytes)];
+	/* the input picks the failing attempts too: a crash replays */
+	f.seed = (uint64_t)b + 1;
 	__rte_rhashtable_fault_inject(&f);
 	S.faults = true;
 }
