@@ -1110,10 +1110,11 @@ extern "C" {
  * rte_rhashtable_lookup() inlined into the caller, for a key length known
  * at compile time (as the kernel's rhashtable_lookup_fast() takes constant
  * parameters): the hash and the key compare then compile to a few
- * instructions, and nothing is called while the table is at rest. When
- * key_len is not the table's key_len, or the table has its own hash or
- * compare functions, or a rehash is under way, it calls
- * rte_rhashtable_lookup(), with the same result.
+ * instructions, and nothing is called while the table is at rest, nor for
+ * a key found while a grow or shrink is under way. When key_len is not the
+ * table's key_len, or the table has its own hash or compare functions, or
+ * a key is not found during a rehash, or the table is being re-seeded, it
+ * calls rte_rhashtable_lookup(), with the same result.
  *
  * Reader, as rte_rhashtable_lookup().
  *
