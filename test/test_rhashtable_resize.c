@@ -608,9 +608,9 @@ test_single_writer(void)
 	TEST_ASSERT_SUCCESS(create_table(), "create");
 	TEST_ASSERT_EQUAL(rte_rhashtable_service_id_get(ht, &sid), -ENOTSUP,
 			  "a single-writer table has a service");
+	TEST_ASSERT_EQUAL(sid, UINT32_MAX, "service_id written on -ENOTSUP");
 	TEST_ASSERT_EQUAL(__rte_rhashtable_newest_buckets_hold(ht, true), -ENOTSUP,
 			  "a single-writer table's buckets have locks to hold");
-	TEST_ASSERT_EQUAL(sid, UINT32_MAX, "service_id written on -ENOTSUP");
 	/* the first half grows with planned moves (cache size 0), the second
 	 * with moves as the machine's cache size decides
 	 */
