@@ -39,6 +39,11 @@ static uint32_t svc_id;
 static int svc_on;
 static uint64_t ebusy_retries;
 static int insert_bulk;
+/* growth in the timed run: TSC cycles in rte_rhashtable_rehash_run(), and
+ * the moves counter when the run began
+ */
+static uint64_t rehash_cycles;
+static uint64_t moved_before;
 
 void
 bench_rht_insert_bulk(int on)
@@ -69,6 +74,17 @@ rht_objs_prepare(uint32_t n)
 {
 	objs = bench_objs_keyed(objs, &objs_n, n, sizeof(*objs), offsetof(struct rht_flow, key));
 	return objs == NULL ? -ENOMEM : 0;
+}
+
+/* The worker run by the inserting thread, timed: growth's share of an insert. */
+static int
+rht_rehash_run(void)
+{
+	uint64_t t0 = rte_rdtsc();
+	int rc = rte_rhashtable_rehash_run(tbl);
+
+	rehash_cycles += rte_rdtsc() - t0;
+	return rc;
 }
 
 struct rte_rhashtable *
@@ -116,7 +132,7 @@ rht_insert_one(uint32_t i)
 		if (sizing == BENCH_GROW_SERVICE)
 			rte_pause();
 		else
-			rte_rhashtable_rehash_run(tbl);
+			rht_rehash_run();
 	}
 	return rc;
 }
@@ -167,7 +183,7 @@ rht_burst_done(void)
 {
 	if (sizing == BENCH_PRESIZED || sizing == BENCH_GROW_SERVICE)
 		return 0;
-	return rte_rhashtable_rehash_run(tbl);
+	return rht_rehash_run();
 }
 
 /*
@@ -243,6 +259,46 @@ rht_destroy(void)
 }
 
 static int
+rht_stats(struct rte_rhashtable_stats *s)
+{
+	int rc;
+
+	/* bucket-table fields are safe to read only as a registered reader */
+	bench_reader_online();
+	rc = rte_rhashtable_stats_get(tbl, s);
+	bench_reader_offline();
+	return rc;
+}
+
+/* Where the timed run's growth starts from: after the presizing moves. */
+static int
+rht_growth_reset(void)
+{
+	struct rte_rhashtable_stats s;
+	int rc = rht_stats(&s);
+
+	rehash_cycles = 0;
+	moved_before = s.objs_moved;
+	return rc;
+}
+
+int
+bench_rht_growth(uint64_t *moved, double *rehash_s)
+{
+	struct rte_rhashtable_stats s;
+	int rc;
+
+	if (tbl == NULL)
+		return -ENOENT;
+	rc = rht_stats(&s);
+	if (rc != 0)
+		return rc;
+	*moved = s.objs_moved - moved_before;
+	*rehash_s = (double)rehash_cycles / (double)rte_get_tsc_hz();
+	return 0;
+}
+
+static int
 rht_create(uint32_t n, enum bench_sizing z)
 {
 	int rc = 0;
@@ -254,6 +310,8 @@ rht_create(uint32_t n, enum bench_sizing z)
 	sizing = z;
 	if (z == BENCH_PRESIZED)
 		rc = rht_presize(n);
+	if (rc == 0)
+		rc = rht_growth_reset();
 	if (rc == 0 && z == BENCH_GROW_SERVICE) {
 		rc = rte_rhashtable_service_id_get(tbl, &svc_id);
 		if (rc == 0)
@@ -262,18 +320,6 @@ rht_create(uint32_t n, enum bench_sizing z)
 	}
 	if (rc != 0)
 		rht_destroy();
-	return rc;
-}
-
-static int
-rht_stats(struct rte_rhashtable_stats *s)
-{
-	int rc;
-
-	/* bucket-table fields are safe to read only as a registered reader */
-	bench_reader_online();
-	rc = rte_rhashtable_stats_get(tbl, s);
-	bench_reader_offline();
 	return rc;
 }
 
@@ -309,7 +355,7 @@ rht_settle(void)
 	if (sizing == BENCH_GROW_SERVICE)
 		rc = rht_wait_service();
 	else
-		rc = rte_rhashtable_rehash_run(tbl);
+		rc = rht_rehash_run();
 	if (ebusy_retries != 0)
 		fprintf(stderr, "bench: rhashtable: %" PRIu64 " inserts retried after -EBUSY\n",
 			ebusy_retries);

@@ -201,6 +201,17 @@ int bench_insert_setup(enum bench_sys sys, uint32_t n, enum bench_sizing z);
 void bench_rht_insert_bulk(int on);
 
 /**
+ * What growth cost rte_rhashtable's last insert run, read before the table
+ * is released: the objects the rehash worker moved since the table was
+ * created (or presized), and the seconds the inserting thread spent in
+ * rte_rhashtable_rehash_run() (0 with the worker on a service lcore).
+ *
+ * @return
+ *   0, or a negative errno (no rte_rhashtable table).
+ */
+int bench_rht_growth(uint64_t *moved, double *rehash_s);
+
+/**
  * Insert the n objects and, for growing tables, wait until the table has
  * settled (one bucket table, load below the grow threshold).
  *
