@@ -316,6 +316,19 @@ def section_limits(r):
     return md_table(header, rows)
 
 
+def section_latency(r):
+    """The latency of one dependent read by buffer size: where the caches end."""
+    sizes = sorted(k[-1] for k in r.cases if k[:2] == ("latency", "chase"))
+    rows = []
+    for mib in sizes:
+        c = r.cases[("latency", "chase", mib)]
+        if c["error"] is None:
+            rows.append(["%d" % mib, "%.0f" % c["ns_per_read"]])
+    if not rows:
+        return "(not measured in this run)"
+    return md_table(["buffer (MiB)", "ns per dependent read"], rows)
+
+
 def growth_cells(c):
     """What growth cost an rte_rhashtable insert case: objects moved per insert,
     and where the inserting thread ran the worker, its time per move and the
@@ -460,6 +473,12 @@ def write_markdown(r, out_dir, plots, machine, dpdk):
            "Per second of the reader thread's CPU time:", "",
            section_contend(r, "cpu_Mops"), ""]
     md += ["## What memory allows (limit probe)", "", section_limits(r), ""]
+    md += ["## Where the caches end", "",
+           "One dependent random read at a time over a buffer of the tables' heap "
+           "(`latency/chase/<MiB>`): what a lookup pays for a line it could not "
+           "prefetch, by how much memory its table spans. A bucket array of 1Mi "
+           "buckets takes 8 MiB, of 2Mi 16 MiB (the resize case's two sizes).", "",
+           section_latency(r), ""]
     md += ["## Insert and remove", "",
            "Mops/s. `presized`: room for every entry before the first insert "
            "(rte_rhashtable: grown to n and emptied, since `nelem_hint` is 16 bits; "

@@ -72,13 +72,18 @@ build_cycle(void)
 int
 bench_limit_setup(uint32_t n, uint64_t *bytes)
 {
-	uint64_t want = RTE_ALIGN_CEIL(bench_rht_working_set(n), LINE);
+	*bytes = RTE_ALIGN_CEIL(bench_rht_working_set(n), LINE);
+	return bench_limit_setup_bytes(*bytes);
+}
+
+int
+bench_limit_setup_bytes(uint64_t want)
+{
 	int rc;
 
-	if (lines != NULL && nlines * LINE == want) {
-		*bytes = want;
+	want = RTE_ALIGN_CEIL(want, LINE);
+	if (lines != NULL && nlines * LINE == want)
 		return 0;
-	}
 	/* the tables' memory is needed here */
 	bench_release();
 	rte_free(lines);
@@ -95,7 +100,6 @@ bench_limit_setup(uint32_t n, uint64_t *bytes)
 	if (rc != 0)
 		return rc;
 	chase_pos = 0;
-	*bytes = want;
 	return 0;
 }
 

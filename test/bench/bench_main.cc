@@ -352,6 +352,30 @@ BM_limit(benchmark::State &st, int batch, uint32_t n)
 	st.counters["buffer_MiB"] = bytes / 1048576.0;
 }
 
+/*
+ * One dependent random read at a time over a buffer of mib MiB: the
+ * latency a lookup pays for each line it cannot prefetch, by how much
+ * memory its table spans (a bucket array of 1Mi buckets is 8 MiB, of
+ * 2Mi 16 MiB: the sizes of the resize case).
+ */
+void
+BM_latency(benchmark::State &st, uint32_t mib)
+{
+	uint64_t steps = 0;
+	int rc = bench_limit_setup_bytes(static_cast<uint64_t>(mib) << 20);
+
+	if (rc != 0) {
+		fail(st, "probe buffer", rc);
+		return;
+	}
+	double t0 = bench_now();
+	for (auto _ : st)
+		steps += bench_limit_chase_run(kBurstsPerIter * BENCH_BURST);
+	double dt = bench_now() - t0;
+	st.counters["ns_per_read"] = steps > 0 ? dt * 1e9 / steps : 0;
+	st.counters["buffer_MiB"] = mib;
+}
+
 /* a / b, 0 when b is not positive (a rate that was never measured) */
 double
 over(double a, double b)
@@ -538,6 +562,11 @@ register_all()
 			->UseRealTime()->MinTime(min_time())->Repetitions(repetitions())
 			->Unit(benchmark::kMillisecond);
 	}
+	for (uint32_t mib : {1u, 2u, 4u, 8u, 16u, 32u, 64u})
+		benchmark::RegisterBenchmark(("latency/chase/" + std::to_string(mib)).c_str(),
+					     BM_latency, mib)
+			->UseRealTime()->MinTime(min_time())->Repetitions(repetitions())
+			->Unit(benchmark::kMillisecond);
 	for (int bulk = 0; bulk <= 1; bulk++)
 		benchmark::RegisterBenchmark(
 			case_name({"resize", "rhashtable", bulk ? "bulk32" : "single"}, Mi).c_str(),

@@ -243,6 +243,13 @@ int bench_memory(enum bench_sys sys, uint32_t n, struct bench_mem *m);
 int bench_limit_setup(uint32_t n, uint64_t *bytes);
 
 /**
+ * Prepare the memory-limit probe with a buffer of bytes (rounded up to a
+ * cache line), from the tables' heap: the latency of one dependent read
+ * (bench_limit_chase_run()) by working-set size shows where the caches end.
+ */
+int bench_limit_setup_bytes(uint64_t bytes);
+
+/**
  * Random cache-line reads in batches of BENCH_BURST: all lines of a batch
  * are prefetched, then read; the next batch's addresses depend on the data
  * read. Returns the lines read.
