@@ -329,6 +329,28 @@ def section_latency(r):
     return md_table(["buffer (MiB)", "ns per dependent read"], rows)
 
 
+def section_frozen(r):
+    """The frozen-rehash cases: each state's rate over the rate at rest."""
+    rows = []
+    for mode in ("single", "bulk32"):
+        pcts = sorted(k[-1] for k in r.cases if k[:3] == ("frozen", "rhashtable", mode))
+        for pct in pcts:
+            c = r.cases[("frozen", "rhashtable", mode, pct)]
+            if c["error"] is not None:
+                rows.append([mode, "%d%%" % pct, "error: " + c["error"], "", "", "", ""])
+                continue
+            rows.append([mode, "%d%% (%.0f%%)" % (pct, c.get("moved_pct", 0)),
+                         fmt_rate(c.get("steady_Mops")),
+                         "%.2fx" % c.get("full_over_steady", 0),
+                         "%.2fx" % c.get("frozen_over_steady", 0),
+                         "%.2fx" % c.get("after_over_steady", 0),
+                         "%d" % c.get("misses", 0)])
+    if not rows:
+        return "(not measured in this run)"
+    return md_table(["lookups", "stopped at (moved)", "at rest (Mops/s)",
+                     "at the threshold", "rehash stopped", "after the grow", "misses"], rows)
+
+
 def growth_cells(c):
     """What growth cost an rte_rhashtable insert case: objects moved per insert,
     and where the inserting thread ran the worker, its time per move and the
@@ -503,6 +525,16 @@ def write_markdown(r, out_dir, plots, machine, dpdk):
            "the rate is also given over the windows in which the lookup thread ran at "
            "least 90% of the time, and per second of its CPU time.", "",
            section_resize(r), ""]
+    md += ["## A rehash held still", "",
+           "The resize case's table on the main lcore alone, each state measured for "
+           "a while with no other thread: at rest (1Mi buckets), with the extra keys "
+           "inserted (the grow threshold passed, the rehash not started), with the "
+           "rehash service run on the main lcore until a share of the objects had "
+           "moved, then stopped (two bucket tables), and after the grow (2Mi buckets). "
+           "Rates over the rate at rest: what the lookups' path and footprint cost "
+           "in the middle of a rehash, apart from the writer's and the mover's "
+           "traffic. Misses must be 0.", "",
+           section_frozen(r), ""]
     err = errors(r)
     if err:
         md += ["## Errors and warnings", "", err, ""]

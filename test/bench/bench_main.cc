@@ -436,6 +436,45 @@ BM_resize(benchmark::State &st, int bulk)
 		st.SetLabel("resize did not complete in time");
 }
 
+/* How long each state of a frozen case is measured. */
+uint32_t
+frozen_ms()
+{
+	return static_cast<uint32_t>(min_time() * 750);
+}
+
+/*
+ * The resize case's lookups with each state held still (bench_resize_frozen()):
+ * rates at rest, at the grow threshold, with the rehash stopped at pct% of
+ * its moves, and after the grow, each over the rate at rest.
+ */
+void
+BM_frozen(benchmark::State &st, int bulk, uint32_t pct)
+{
+	bench_frozen_result r{};
+	int rc = 0;
+
+	for (auto _ : st) {
+		rc = bench_resize_frozen(bulk, pct, frozen_ms(), &r);
+		if (rc != 0) {
+			fail(st, "frozen rehash", rc);
+			return;
+		}
+	}
+	st.counters["steady_Mops"] = r.steady_mops;
+	st.counters["full_over_steady"] = over(r.full_mops, r.steady_mops);
+	st.counters["frozen_over_steady"] = over(r.frozen_mops, r.steady_mops);
+	st.counters["after_over_steady"] = over(r.after_mops, r.steady_mops);
+	st.counters["moved_pct"] = r.moved_pct;
+	st.counters["misses"] = static_cast<double>(r.misses);
+	if (r.misses != 0) {
+		st.SetLabel("LOOKUP MISSES WITH A REHASH UNDER WAY: library bug");
+		record_failure(std::string("frozen ") + (bulk ? "bulk32 " : "single ") +
+			       std::to_string(pct) + "%: " + std::to_string(r.misses) +
+			       " lookups of present keys missed");
+	}
+}
+
 const char *
 sizing_name(bench_sizing z)
 {
@@ -562,6 +601,13 @@ register_all()
 			->UseRealTime()->MinTime(min_time())->Repetitions(repetitions())
 			->Unit(benchmark::kMillisecond);
 	}
+	for (int bulk = 0; bulk <= 1; bulk++)
+		for (uint32_t pct : {1u, 50u, 99u})
+			benchmark::RegisterBenchmark(
+				case_name({"frozen", "rhashtable", bulk ? "bulk32" : "single"},
+					  pct).c_str(), BM_frozen, bulk, pct)
+				->Iterations(1)->Repetitions(repetitions())
+				->Unit(benchmark::kMillisecond);
 	for (uint32_t mib : {1u, 2u, 4u, 8u, 16u, 32u, 64u})
 		benchmark::RegisterBenchmark(("latency/chase/" + std::to_string(mib)).c_str(),
 					     BM_latency, mib)

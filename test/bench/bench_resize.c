@@ -522,3 +522,129 @@ bench_resize_run(int bulk, const char *trace_path, struct bench_resize_result *r
 	ctx_free(c);
 	return rc;
 }
+
+/* Lookups of the stable set for ms milliseconds; their rate in Mops/s. */
+static double
+frozen_measure(struct resize_ctx *c, int bulk, uint32_t ms, struct bench_frozen_result *r)
+{
+	uint64_t hz = rte_get_tsc_hz(), t0 = rte_rdtsc(), end = t0 + hz * ms / 1000;
+	uint64_t ops = 0, acc = 0, now;
+	uint32_t pos = 0, hits;
+
+	do {
+		hits = lookup_burst(c, c->stream + pos, bulk, &acc);
+		r->misses += BENCH_BURST - hits;
+		ops += BENCH_BURST;
+		pos = (pos + BENCH_BURST) & (STREAM_KEYS - 1);
+		rte_rcu_qsbr_quiescent(bench_qsbr, bench_qsbr_tid);
+		now = rte_rdtsc();
+	} while (now < end);
+	resize_sink += acc;
+	r->lookups += ops;
+	return ops / ((now - t0) * 1e6 / hz);
+}
+
+/* Insert the extra set from the main lcore: the load passes the grow threshold. */
+static int
+frozen_fill(struct resize_ctx *c)
+{
+	uint32_t i;
+	int rc;
+
+	for (i = c->s_keys; i < c->s_keys + c->e_keys; i++) {
+		rc = rte_rhashtable_insert(c->ht, &c->objs[i].head);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Service runs that may start and finish a grow of the resize case's table. */
+#define FROZEN_MAX_RUNS 100000
+
+/*
+ * Run the rehash service on this lcore until pct% of the objects have moved
+ * (or the grow is done); *moved_pct is how far it got. -EIO unless it
+ * stopped with two bucket tables.
+ */
+static int
+frozen_rehash(struct resize_ctx *c, uint32_t pct, double *moved_pct)
+{
+	struct rte_rhashtable_stats s;
+	uint64_t moved0, want;
+	uint32_t runs;
+	int rc;
+
+	rc = stats(c, &s);
+	if (rc != 0)
+		return rc;
+	moved0 = s.objs_moved;
+	want = s.nelems * pct / 100;
+	for (runs = 0; rc == 0 && runs < FROZEN_MAX_RUNS; runs++) {
+		rc = rte_service_run_iter_on_app_lcore(c->rht_svc, 1);
+		if (rc == -EAGAIN)
+			rc = 0;
+		if (rc == 0)
+			rc = stats(c, &s);
+		if (rc == 0 && (s.objs_moved - moved0 >= want || (s.ntables == 1 && s.grows > 0)))
+			break;
+	}
+	if (rc != 0)
+		return rc;
+	*moved_pct = s.nelems > 0 ? 100.0 * (s.objs_moved - moved0) / s.nelems : 0;
+	if (s.ntables != 2) {
+		fprintf(stderr, "bench: frozen: rehash not stopped midway (%u tables, %u runs)\n",
+			s.ntables, runs);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* At rest, at the threshold, frozen, after: see bench_resize_frozen(). */
+static int
+frozen_phases(struct resize_ctx *c, int bulk, uint32_t pct, uint32_t ms,
+	      struct bench_frozen_result *r)
+{
+	int rc;
+
+	r->steady_mops = frozen_measure(c, bulk, ms, r);
+	rc = frozen_fill(c);
+	if (rc != 0)
+		return rc;
+	r->full_mops = frozen_measure(c, bulk, ms, r);
+	rc = frozen_rehash(c, pct, &r->moved_pct);
+	if (rc != 0)
+		return rc;
+	r->frozen_mops = frozen_measure(c, bulk, ms, r);
+	rc = rte_rhashtable_rehash_run(c->ht);
+	if (rc != 0)
+		return rc;
+	r->after_mops = frozen_measure(c, bulk, ms, r);
+	return 0;
+}
+
+int
+bench_resize_frozen(int bulk, uint32_t pct, uint32_t ms, struct bench_frozen_result *r)
+{
+	struct resize_ctx *c = &resize_ctx;
+	int rc;
+
+	*r = (struct bench_frozen_result){ 0 };
+	if (pct == 0 || pct >= 100 || ms == 0)
+		return -EINVAL;
+	bench_release();
+	*c = (struct resize_ctx){ .writer_stop = 1 };
+	rc = ctx_build(c);
+	if (rc == 0)
+		rc = rte_rhashtable_service_id_get(c->ht, &c->rht_svc);
+	if (rc == 0)
+		rc = rte_service_runstate_set(c->rht_svc, 1);
+	if (rc == 0) {
+		bench_reader_online();
+		rc = frozen_phases(c, bulk, pct, ms, r);
+		bench_reader_offline();
+		rte_service_runstate_set(c->rht_svc, 0);
+	}
+	ctx_free(c);
+	return rc;
+}

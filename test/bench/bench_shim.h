@@ -91,6 +91,17 @@ struct bench_resize_result {
 	int timed_out;          /**< A phase did not finish in time. */
 };
 
+/** Outcome of the lookups with a rehash stopped part of the way. */
+struct bench_frozen_result {
+	uint64_t lookups;     /**< Lookups made in the four measures. */
+	uint64_t misses;      /**< Lookups of present keys that failed (must be 0). */
+	double steady_mops;   /**< At rest, the stable set alone (1Mi buckets). */
+	double full_mops;     /**< One table at the grow threshold, no rehash yet. */
+	double frozen_mops;   /**< Two tables, the rehash stopped at pct% of the moves. */
+	double after_mops;    /**< One table again, the grow done (2Mi buckets). */
+	double moved_pct;     /**< Share of the objects moved when frozen. */
+};
+
 /**
  * Initialise EAL (once) and the RCU state of every system.
  *
@@ -279,6 +290,21 @@ uint64_t bench_limit_chase_run(uint64_t steps);
  *   0, -ENOTSUP (no worker lcore for the service) or a negative errno.
  */
 int bench_resize_run(int bulk, const char *trace_path, struct bench_resize_result *r);
+
+/**
+ * The lookups of the resize case, each state held still and measured for
+ * ms milliseconds on the main lcore, with no other thread: at rest; with
+ * the extra keys inserted (the grow threshold passed, the rehash not
+ * started); with the rehash service run on the main lcore
+ * (rte_service_run_iter_on_app_lcore()) until pct% of the objects have
+ * moved, then stopped; and once the grow is done. What the lookups' own
+ * path and footprint cost in the middle of a rehash, apart from the
+ * writer's and the mover's traffic.
+ *
+ * @return
+ *   0 or a negative errno.
+ */
+int bench_resize_frozen(int bulk, uint32_t pct, uint32_t ms, struct bench_frozen_result *r);
 
 #ifdef __cplusplus
 }
