@@ -284,6 +284,20 @@ lookup_burst(struct resize_ctx *c, const struct bench_key *keys, int bulk, uint6
 	return rc > 0 ? (uint32_t)rc : 0;
 }
 
+/*
+ * One burst of lookups of the stable set from *pos, then a quiescent state
+ * (as a packet loop reports one per burst); counts the misses.
+ */
+static void
+lookup_step(struct resize_ctx *c, int bulk, uint32_t *pos, uint64_t *acc, uint64_t *misses)
+{
+	uint32_t hits = lookup_burst(c, c->stream + *pos, bulk, acc);
+
+	*misses += BENCH_BURST - hits;
+	*pos = (*pos + BENCH_BURST) & (STREAM_KEYS - 1);
+	rte_rcu_qsbr_quiescent(bench_qsbr, bench_qsbr_tid);
+}
+
 /* Between windows: move to the next phase when the current one is over. */
 static enum phase
 next_phase(struct resize_ctx *c, enum phase ph, double ph_ms, const struct rte_rhashtable_stats *s,
@@ -444,15 +458,12 @@ sample(struct resize_ctx *c, int bulk, struct bench_resize_result *r)
 	double cpu_start = bench_thread_cpu_s(), cpu_now;
 	struct rte_rhashtable_stats s;
 	enum phase ph = PH_BASELINE, nph;
-	uint32_t pos = 0, hits;
+	uint32_t pos = 0;
 
 	stats(c, &s);
 	while (ph != PH_DONE && r->windows < MAX_WINDOWS) {
-		hits = lookup_burst(c, c->stream + pos, bulk, &acc);
-		r->misses += BENCH_BURST - hits;
+		lookup_step(c, bulk, &pos, &acc, &r->misses);
 		ops += BENCH_BURST;
-		pos = (pos + BENCH_BURST) & (STREAM_KEYS - 1);
-		rte_rcu_qsbr_quiescent(bench_qsbr, bench_qsbr_tid);
 		now = rte_rdtsc();
 		if (now - wstart < win)
 			continue;
@@ -487,6 +498,24 @@ sample(struct resize_ctx *c, int bulk, struct bench_resize_result *r)
 	resize_sink += acc;
 }
 
+/*
+ * A fresh context: the tables of other cases released, the stable set in a
+ * table of BASE_BUCKETS, the id of its rehash service. A callback of the
+ * last run may still read the context: writer_stop stays set.
+ */
+static int
+ctx_open(struct resize_ctx *c)
+{
+	int rc;
+
+	bench_release();
+	*c = (struct resize_ctx){ .writer_stop = 1 };
+	rc = ctx_build(c);
+	if (rc == 0)
+		rc = rte_rhashtable_service_id_get(c->ht, &c->rht_svc);
+	return rc;
+}
+
 int
 bench_resize_run(int bulk, const char *trace_path, struct bench_resize_result *r)
 {
@@ -497,12 +526,7 @@ bench_resize_run(int bulk, const char *trace_path, struct bench_resize_result *r
 	*r = (struct bench_resize_result){ 0 };
 	if (bench_service_lcore() >= RTE_MAX_LCORE)
 		return -ENOTSUP;
-	bench_release();
-	/* a callback of the last run may still read it: stop stays set */
-	*c = (struct resize_ctx){ .writer_stop = 1 };
-	rc = ctx_build(c);
-	if (rc == 0)
-		rc = rte_rhashtable_service_id_get(c->ht, &c->rht_svc);
+	rc = ctx_open(c);
 	if (rc == 0)
 		rc = writer_register(c);
 	if (rc == 0)
@@ -529,14 +553,11 @@ frozen_measure(struct resize_ctx *c, int bulk, uint32_t ms, struct bench_frozen_
 {
 	uint64_t hz = rte_get_tsc_hz(), t0 = rte_rdtsc(), end = t0 + hz * ms / 1000;
 	uint64_t ops = 0, acc = 0, now;
-	uint32_t pos = 0, hits;
+	uint32_t pos = 0;
 
 	do {
-		hits = lookup_burst(c, c->stream + pos, bulk, &acc);
-		r->misses += BENCH_BURST - hits;
+		lookup_step(c, bulk, &pos, &acc, &r->misses);
 		ops += BENCH_BURST;
-		pos = (pos + BENCH_BURST) & (STREAM_KEYS - 1);
-		rte_rcu_qsbr_quiescent(bench_qsbr, bench_qsbr_tid);
 		now = rte_rdtsc();
 	} while (now < end);
 	resize_sink += acc;
@@ -632,11 +653,7 @@ bench_resize_frozen(int bulk, uint32_t pct, uint32_t ms, struct bench_frozen_res
 	*r = (struct bench_frozen_result){ 0 };
 	if (pct == 0 || pct >= 100 || ms == 0)
 		return -EINVAL;
-	bench_release();
-	*c = (struct resize_ctx){ .writer_stop = 1 };
-	rc = ctx_build(c);
-	if (rc == 0)
-		rc = rte_rhashtable_service_id_get(c->ht, &c->rht_svc);
+	rc = ctx_open(c);
 	if (rc == 0)
 		rc = rte_service_runstate_set(c->rht_svc, 1);
 	if (rc == 0) {
