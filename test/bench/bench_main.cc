@@ -466,6 +466,7 @@ BM_frozen(benchmark::State &st, int bulk, uint32_t pct)
 	st.counters["frozen_over_steady"] = over(r.frozen_mops, r.steady_mops);
 	st.counters["after_over_steady"] = over(r.after_mops, r.steady_mops);
 	st.counters["moved_pct"] = r.moved_pct;
+	st.counters["lookups"] = static_cast<double>(r.lookups);
 	st.counters["misses"] = static_cast<double>(r.misses);
 	if (r.misses != 0) {
 		st.SetLabel("LOOKUP MISSES WITH A REHASH UNDER WAY: library bug");

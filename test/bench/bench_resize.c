@@ -547,19 +547,26 @@ bench_resize_run(int bulk, const char *trace_path, struct bench_resize_result *r
 	return rc;
 }
 
-/* Lookups of the stable set for ms milliseconds; their rate in Mops/s. */
+/*
+ * Lookups of the stable set for ms milliseconds, as an online reader; their
+ * rate in Mops/s. Offline in between: the inserts and the worker that the
+ * case runs on this lcore may have to wait for a grace period.
+ */
 static double
 frozen_measure(struct resize_ctx *c, int bulk, uint32_t ms, struct bench_frozen_result *r)
 {
-	uint64_t hz = rte_get_tsc_hz(), t0 = rte_rdtsc(), end = t0 + hz * ms / 1000;
-	uint64_t ops = 0, acc = 0, now;
+	uint64_t hz = rte_get_tsc_hz(), t0, end, ops = 0, acc = 0, now;
 	uint32_t pos = 0;
 
+	bench_reader_online();
+	t0 = rte_rdtsc();
+	end = t0 + hz * ms / 1000;
 	do {
 		lookup_step(c, bulk, &pos, &acc, &r->misses);
 		ops += BENCH_BURST;
 		now = rte_rdtsc();
 	} while (now < end);
+	bench_reader_offline();
 	resize_sink += acc;
 	r->lookups += ops;
 	return ops / ((now - t0) * 1e6 / hz);
@@ -657,9 +664,7 @@ bench_resize_frozen(int bulk, uint32_t pct, uint32_t ms, struct bench_frozen_res
 	if (rc == 0)
 		rc = rte_service_runstate_set(c->rht_svc, 1);
 	if (rc == 0) {
-		bench_reader_online();
 		rc = frozen_phases(c, bulk, pct, ms, r);
-		bench_reader_offline();
 		rte_service_runstate_set(c->rht_svc, 0);
 	}
 	ctx_free(c);
