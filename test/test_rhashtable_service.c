@@ -209,6 +209,32 @@ test_service_stalled(void)
 }
 
 /*
+ * A service that runs, but that a writer outruns: right after one call of
+ * the service (at rest: it looks at the count), inserts pile up bucket
+ * tables before its next call. That is no stall: nothing counted. Before
+ * any call, the same inserts count stalls (test_service_stalled()).
+ */
+static int
+test_service_outrun(void)
+{
+	struct rte_rhashtable_stats s;
+
+	TEST_ASSERT_SUCCESS(check_service_name(), "service name");
+	TEST_ASSERT_SUCCESS(rte_service_runstate_set(service_id, 1), "runstate");
+	TEST_ASSERT_SUCCESS(rte_service_run_iter_on_app_lcore(service_id, 1),
+			    "one call of the service");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 200), "insert");
+	s = test_stats(ht);
+	TEST_ASSERT(s.ntables >= 3, "%u tables after 200 inserts", s.ntables);
+	TEST_ASSERT_EQUAL(s.worker_stalls, 0, "a running service counted as stalled");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 200, true), "lookups across the chain");
+	TEST_ASSERT_SUCCESS(rte_service_runstate_set(service_id, 0), "runstate");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	TEST_ASSERT_EQUAL(test_stats(ht).ntables, 1, "tables after rehash_run");
+	return TEST_SUCCESS;
+}
+
+/*
  * One entry past the grow threshold, inserted by this lcore before the
  * service runs: no insert asks for the worker (TEST_PAST_GROW_ENTRIES). The
  * service must find the crossing itself, on the exact count it takes now
@@ -252,6 +278,7 @@ static struct unit_test_suite service_suite = {
 	.unit_test_cases = {
 		TEST_CASE_ST(service_setup, service_teardown, test_service_grows),
 		TEST_CASE_ST(service_setup, service_teardown, test_service_stalled),
+		TEST_CASE_ST(service_setup, service_teardown, test_service_outrun),
 		TEST_CASE_ST(service_setup, NULL, test_service_grows_on_exact_count),
 		TEST_CASES_END()
 	}

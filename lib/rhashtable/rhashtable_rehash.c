@@ -771,12 +771,29 @@ rte_rhashtable_reseed(struct rte_rhashtable *ht)
 #define RHT_STALL_WARN_PERIOD 10
 
 /*
+ * A service that looked at the count at rest this recently runs
+ * (rehash_recount() looks every RHT_RECOUNT_MS): tables that pile up
+ * meanwhile come from a writer that outran it, not from a stall.
+ */
+#define RHT_WORKER_ALIVE_MS 1000
+
+static bool
+worker_ran_lately(const struct rte_rhashtable *ht, uint64_t now)
+{
+	uint64_t seen = rte_atomic_load_explicit(&ht->count_checked_at, rte_memory_order_relaxed);
+
+	return seen != 0 && now - seen < rte_get_timer_hz() / 1000 * RHT_WORKER_ALIVE_MS;
+}
+
+/*
  * An insert attached a bucket table while the worker had not yet emptied a
  * single step of the first one: bucket tables pile up because nothing runs
- * the worker. rte_service_runstate_get() cannot tell, as it reports a
- * service mapped to a service lcore that never runs (one outside the
- * coremask, or never started) as running. Counted each time, logged at most
- * every RHT_STALL_WARN_PERIOD seconds.
+ * the worker, unless the service ran lately (a writer that fills a new
+ * 64-bucket table within a microsecond outruns a service that polls).
+ * rte_service_runstate_get() cannot tell, as it reports a service mapped
+ * to a service lcore that never runs (one outside the coremask, or never
+ * started) as running. Counted each time, logged at most every
+ * RHT_STALL_WARN_PERIOD seconds.
  */
 static void
 worker_stalled(struct rte_rhashtable *ht)
@@ -784,6 +801,8 @@ worker_stalled(struct rte_rhashtable *ht)
 	uint64_t now = rte_get_timer_cycles();
 	uint64_t last = rte_atomic_load_explicit(&ht->stall_warned_at, rte_memory_order_relaxed);
 
+	if (worker_ran_lately(ht, now))
+		return;
 	RHT_COUNT(ht, worker_stalls);
 	if (last != 0 && now - last < RHT_STALL_WARN_PERIOD * rte_get_timer_hz())
 		return;

@@ -236,7 +236,8 @@ struct rte_rhashtable_stats {
 	uint64_t refused_e2big;    /**< Inserts refused with -E2BIG. */
 	uint64_t worker_stalls;
 	/**< Bucket tables that inserts attached while the rehash worker had not
-	 *   started on the first one: it does not run (see the log).
+	 *   started on the first one and its service had not run for a second:
+	 *   it does not run (see the log).
 	 */
 	uint64_t bytes;            /**< Memory held: table struct, bucket tables. */
 	uint32_t reclaim_pending;  /**< Entries waiting in the RCU defer queue. */
