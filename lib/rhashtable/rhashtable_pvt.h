@@ -129,7 +129,10 @@ struct rte_rhashtable {
 	uint32_t last_size;        /* buckets of the newest table */
 	int32_t last_node;         /* NUMA node of the newest table's buckets */
 	uint64_t stall_warned_at;  /* timer cycles of the last stalled-worker warning */
-	uint64_t count_checked_at; /* timer cycles of the service's last exact count */
+	/* timer cycles of the service's last exact count at rest; also its
+	 * sign of life for the stall check (worker_ran_lately())
+	 */
+	uint64_t count_checked_at;
 	bool moves_miss_cache;     /* this rehash plans its moves (rhashtable_rehash.c) */
 	uint64_t bytes;            /* memory held */
 	rte_spinlock_t walk_lock;   /* walker lists and table retirement */

@@ -648,6 +648,8 @@ work_take(struct rte_rhashtable *ht)
  * At rest, the service looks at the exact count now and then: the count
  * writers compare with the thresholds lags it by their unfinished batches
  * (rhashtable_count.h), a lag that no later write flushes once they stop.
+ * The stamp of that look also tells worker_stalled() that the service runs:
+ * a longer period here needs a longer RHT_WORKER_ALIVE_MS.
  * With the newest table's size as ht keeps it: without the lock, a bucket
  * table may be retired and freed under us.
  */
