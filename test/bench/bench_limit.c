@@ -43,30 +43,43 @@ line_index(uint64_t r)
 	return (uint64_t)(((unsigned __int128)r * nlines) >> 64);
 }
 
-/* Sattolo's shuffle: i -> perm[i] is one cycle through every line, so the
- * chase never settles into a short, cache-resident loop.
+/*
+ * Sattolo's shuffle: i -> perm[i] is one cycle through every item, so the
+ * chase never settles into a short, cache-resident loop. Item i is line
+ * i * stride, or, with stride > 1, a random line of the stride lines from
+ * there (so that the lines used spread over every cache set).
  */
 static int
-build_cycle(void)
+build_cycle(uint64_t stride)
 {
-	uint32_t *perm = malloc(sizeof(*perm) * nlines);
+	uint64_t items = nlines / stride;
+	uint32_t *perm = malloc(sizeof(*perm) * items);
+	uint64_t *line = malloc(sizeof(*line) * items);
 	uint64_t i, j, rng = 0xa4093822299f31d0ULL;
 	uint32_t t;
+	int rc = 0;
 
-	if (perm == NULL)
-		return -ENOMEM;
-	for (i = 0; i < nlines; i++)
+	if (perm == NULL || line == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < items; i++) {
 		perm[i] = (uint32_t)i;
-	for (i = nlines - 1; i > 0; i--) {
+		line[i] = i * stride + (stride > 1 ? bench_rand64(&rng) % stride : 0);
+	}
+	for (i = items - 1; i > 0; i--) {
 		j = (uint64_t)(((unsigned __int128)bench_rand64(&rng) * i) >> 64);
 		t = perm[i];
 		perm[i] = perm[j];
 		perm[j] = t;
 	}
-	for (i = 0; i < nlines; i++)
-		lines[i].next = perm[i];
+	for (i = 0; i < items; i++)
+		lines[line[i]].next = line[perm[i]];
+	chase_pos = line[0];
+out:
 	free(perm);
-	return 0;
+	free(line);
+	return rc;
 }
 
 int
@@ -76,19 +89,21 @@ bench_limit_setup(uint32_t n, uint64_t *bytes)
 	return bench_limit_setup_bytes(*bytes);
 }
 
-int
-bench_limit_setup_bytes(uint64_t want)
+/* The probe buffer, want bytes, its chase cycle through one line of every stride. */
+static int
+limit_setup(uint64_t want, uint64_t stride)
 {
+	static uint64_t cycle_stride;
 	int rc;
 
 	want = RTE_ALIGN_CEIL(want, LINE);
-	if (lines != NULL && nlines * LINE == want)
+	if (lines != NULL && nlines * LINE == want && cycle_stride == stride)
 		return 0;
 	/* the tables' memory is needed here */
 	bench_release();
 	rte_free(lines);
 	nlines = want / LINE;
-	if (nlines < 2 || nlines > UINT32_MAX) {
+	if (nlines < 2 * stride || nlines > UINT32_MAX) {
 		lines = NULL;
 		return -EINVAL;
 	}
@@ -96,11 +111,21 @@ bench_limit_setup_bytes(uint64_t want)
 	lines = rte_malloc("bench_limit", want, LINE);
 	if (lines == NULL)
 		return -ENOMEM;
-	rc = build_cycle();
-	if (rc != 0)
-		return rc;
-	chase_pos = 0;
-	return 0;
+	rc = build_cycle(stride);
+	cycle_stride = rc == 0 ? stride : 0;
+	return rc;
+}
+
+int
+bench_limit_setup_bytes(uint64_t want)
+{
+	return limit_setup(want, 1);
+}
+
+int
+bench_limit_setup_pages(uint64_t want)
+{
+	return limit_setup(want, BENCH_PAGE_BYTES / LINE);
 }
 
 /* Pick a batch of random lines and prefetch them all. */

@@ -356,13 +356,16 @@ BM_limit(benchmark::State &st, int batch, uint32_t n)
  * One dependent random read at a time over a buffer of mib MiB: the
  * latency a lookup pays for each line it cannot prefetch, by how much
  * memory its table spans (a bucket array of 1Mi buckets is 8 MiB, of
- * 2Mi 16 MiB: the sizes of the resize case).
+ * 2Mi 16 MiB: the sizes of the resize case). With pages, one line of
+ * each 4 KiB page only: the same pages for a 64th of the data (1 MiB of
+ * a 64 MiB buffer, which the caches hold); what still grows with the
+ * buffer is the cost of translating its addresses.
  */
 void
-BM_latency(benchmark::State &st, uint32_t mib)
+BM_latency(benchmark::State &st, uint32_t mib, bool pages)
 {
-	uint64_t steps = 0;
-	int rc = bench_limit_setup_bytes(static_cast<uint64_t>(mib) << 20);
+	uint64_t steps = 0, bytes = static_cast<uint64_t>(mib) << 20;
+	int rc = pages ? bench_limit_setup_pages(bytes) : bench_limit_setup_bytes(bytes);
 
 	if (rc != 0) {
 		fail(st, "probe buffer", rc);
@@ -374,6 +377,7 @@ BM_latency(benchmark::State &st, uint32_t mib)
 	double dt = bench_now() - t0;
 	st.counters["ns_per_read"] = steps > 0 ? dt * 1e9 / steps : 0;
 	st.counters["buffer_MiB"] = mib;
+	st.counters["data_MiB"] = pages ? mib / 64.0 : mib;
 }
 
 /* a / b, 0 when b is not positive (a rate that was never measured) */
@@ -611,7 +615,12 @@ register_all()
 				->Unit(benchmark::kMillisecond);
 	for (uint32_t mib : {1u, 2u, 4u, 8u, 16u, 32u, 64u})
 		benchmark::RegisterBenchmark(("latency/chase/" + std::to_string(mib)).c_str(),
-					     BM_latency, mib)
+					     BM_latency, mib, false)
+			->UseRealTime()->MinTime(min_time())->Repetitions(repetitions())
+			->Unit(benchmark::kMillisecond);
+	for (uint32_t mib : {4u, 16u, 32u, 64u, 256u})
+		benchmark::RegisterBenchmark(("latency/pages/" + std::to_string(mib)).c_str(),
+					     BM_latency, mib, true)
 			->UseRealTime()->MinTime(min_time())->Repetitions(repetitions())
 			->Unit(benchmark::kMillisecond);
 	for (int bulk = 0; bulk <= 1; bulk++)

@@ -260,6 +260,18 @@ int bench_limit_setup(uint32_t n, uint64_t *bytes);
  */
 int bench_limit_setup_bytes(uint64_t bytes);
 
+/** The page size the probe assumes for bench_limit_setup_pages(). */
+#define BENCH_PAGE_BYTES 4096
+
+/**
+ * Prepare the probe as bench_limit_setup_bytes() does, but with the chase
+ * cycle through one random line of each BENCH_PAGE_BYTES of the buffer:
+ * the data read is a 64th of the buffer, the pages touched all of it, so
+ * the latency by buffer size shows what the translation of addresses
+ * costs, apart from the caches.
+ */
+int bench_limit_setup_pages(uint64_t bytes);
+
 /**
  * Random cache-line reads in batches of BENCH_BURST: all lines of a batch
  * are prefetched, then read; the next batch's addresses depend on the data
