@@ -334,6 +334,25 @@ def section_latency(r):
                      "ns per dependent read, one line a 4 KiB page"], rows)
 
 
+def section_window(r):
+    """The time of a batch of prefetched random reads by its width
+    (cases latency/window/w<reads>/<MiB>)."""
+    keys = [k for k in r.cases if k[:2] == ("latency", "window") and len(k) == 4]
+    sizes = sorted({k[3] for k in keys})
+    widths = sorted({k[2] for k in keys}, key=lambda w: int(w[1:]))
+    rows = []
+    for w in widths:
+        row = [w[1:]]
+        for mib in sizes:
+            c = r.cases.get(("latency", "window", w, mib))
+            row.append("%.0f" % c["ns_per_batch"]
+                       if c is not None and c["error"] is None else "–")
+        rows.append(row)
+    if not rows:
+        return "(not measured in this run)"
+    return md_table(["reads in flight"] + ["ns per batch, %d MiB" % m for m in sizes], rows)
+
+
 def section_frozen(r):
     """The frozen-rehash cases: each state's rate over the rate at rest."""
     rows = []
@@ -509,7 +528,12 @@ def write_markdown(r, out_dir, plots, machine, dpdk):
            "a 64th of the data over the same pages, so where its latency still "
            "climbs with the buffer, the cost is the translation of the addresses "
            "(TLB misses), not the caches.", "",
-           section_latency(r), ""]
+           section_latency(r), "",
+           "Batches of random reads all prefetched before any is read, the next "
+           "batch depending on the data (`latency/window/w<reads>/<MiB>`): a batch "
+           "costs a latency plus a little per read, so a round of a bulk lookup "
+           "that has few keys left costs nearly as much as a full one.", "",
+           section_window(r), ""]
     md += ["## Insert and remove", "",
            "Mops/s. `presized`: room for every entry before the first insert "
            "(rte_rhashtable: grown to n and emptied, since `nelem_hint` is 16 bits; "

@@ -192,6 +192,27 @@ bench_limit_dep2_run(uint64_t batches)
 }
 
 uint64_t
+bench_limit_window_run(uint64_t batches, uint32_t width)
+{
+	const struct probe_line *l[BENCH_WINDOW_MAX];
+	uint64_t s = batch_state, b, acc;
+	uint32_t j;
+
+	width = RTE_MIN(RTE_MAX(width, 1U), (uint32_t)BENCH_WINDOW_MAX);
+	for (b = 0; b < batches; b++) {
+		for (j = 0; j < width; j++) {
+			l[j] = &lines[line_index(bench_rand64(&s))];
+			rte_prefetch0(l[j]);
+		}
+		for (acc = 0, j = 0; j < width; j++)
+			acc += l[j]->next;
+		s ^= acc & 1;
+	}
+	batch_state = s;
+	return batches * width;
+}
+
+uint64_t
 bench_limit_chase_run(uint64_t steps)
 {
 	uint64_t pos = chase_pos, i;

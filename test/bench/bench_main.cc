@@ -380,6 +380,30 @@ BM_latency(benchmark::State &st, uint32_t mib, bool pages)
 	st.counters["data_MiB"] = pages ? mib / 64.0 : mib;
 }
 
+/*
+ * Batches of width random reads, all prefetched before any is read, the
+ * next batch depending on the data, over mib MiB: the time of a batch by
+ * its width, which a bulk lookup's rounds of reads pay one after the other.
+ */
+void
+BM_window(benchmark::State &st, uint32_t mib, uint32_t width)
+{
+	uint64_t reads = 0;
+	int rc = bench_limit_setup_bytes(static_cast<uint64_t>(mib) << 20);
+
+	if (rc != 0) {
+		fail(st, "probe buffer", rc);
+		return;
+	}
+	double t0 = bench_now();
+	for (auto _ : st)
+		reads += bench_limit_window_run(kBurstsPerIter * BENCH_BURST / width, width);
+	double dt = bench_now() - t0;
+	st.counters["ns_per_batch"] = reads > 0 ? dt * 1e9 * width / reads : 0;
+	st.counters["ns_per_read"] = reads > 0 ? dt * 1e9 / reads : 0;
+	st.counters["buffer_MiB"] = mib;
+}
+
 /* a / b, 0 when b is not positive (a rate that was never measured) */
 double
 over(double a, double b)
@@ -623,6 +647,13 @@ register_all()
 					     BM_latency, mib, true)
 			->UseRealTime()->MinTime(min_time())->Repetitions(repetitions())
 			->Unit(benchmark::kMillisecond);
+	for (uint32_t mib : {16u, 64u})
+		for (uint32_t width : {1u, 4u, 8u, 16u, 32u, 64u})
+			benchmark::RegisterBenchmark(("latency/window/w" + std::to_string(width) + "/" +
+						      std::to_string(mib)).c_str(),
+						     BM_window, mib, width)
+				->UseRealTime()->MinTime(min_time())->Repetitions(repetitions())
+				->Unit(benchmark::kMillisecond);
 	for (int bulk = 0; bulk <= 1; bulk++)
 		benchmark::RegisterBenchmark(
 			case_name({"resize", "rhashtable", bulk ? "bulk32" : "single"}, Mi).c_str(),

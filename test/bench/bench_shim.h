@@ -290,6 +290,16 @@ uint64_t bench_limit_dep2_run(uint64_t batches);
 /** One dependent random cache-line read at a time; returns the lines read. */
 uint64_t bench_limit_chase_run(uint64_t steps);
 
+/** The widest batch of bench_limit_window_run(). */
+#define BENCH_WINDOW_MAX 64
+
+/**
+ * As bench_limit_batch_run(), with batches of width lines (1 to
+ * BENCH_WINDOW_MAX): how the time of a batch grows with the reads in
+ * flight, a latency plus a cost per read. Returns the lines read.
+ */
+uint64_t bench_limit_window_run(uint64_t batches, uint32_t width);
+
 /**
  * Lookups on the main lcore, sampled every 10 ms, while a service lcore
  * grows an rte_rhashtable from 1Mi to 2Mi buckets and shrinks it back.
