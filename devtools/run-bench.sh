@@ -70,6 +70,16 @@ python3 "$root/devtools/bench_report.py" --json "$json" --trace "$trace" \
 # The machine the figures come from
 hp=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"].get("rht_hugepages","?"))' "$json")
 eal=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"].get("rht_eal_args","?"))' "$json")
+# lscpu names KVM or Xen; a PVM guest (shadow page tables, whose TLB
+# reach the latency/pages cases show) is named by the kernel's log only.
+hypervisor() {
+	local h
+
+	h=$(lscpu | sed -n 's/^Hypervisor vendor: *//p' | head -1)
+	[ -n "$h" ] || h=$(dmesg 2>/dev/null | sed -n 's/.*Hypervisor detected: *//p' | head -1)
+	echo "${h:-none found}"
+}
+
 {
 	echo "# Machine and command of the benchmark run"
 	echo
@@ -78,7 +88,7 @@ eal=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"]
 	echo "| date | $(date -u '+%Y-%m-%d %H:%M UTC') |"
 	echo "| CPU | $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) CPUs |"
 	echo "| caches | $(lscpu | sed -n 's/^\(L[123][a-z]*\) cache: *\(.*\)/\1 \2/p' | paste -sd ';' - | sed 's/;/; /g') |"
-	echo "| hypervisor | $(lscpu | sed -n 's/^Hypervisor vendor: *//p' | head -1) |"
+	echo "| hypervisor | $(hypervisor) |"
 	echo "| kernel | $(uname -srm) |"
 	echo "| OS | $(. /etc/os-release && echo "$PRETTY_NAME") |"
 	echo "| DPDK | $(pkg-config --modversion libdpdk) |"
