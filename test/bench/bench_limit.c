@@ -128,13 +128,13 @@ bench_limit_setup_pages(uint64_t want)
 	return limit_setup(want, BENCH_PAGE_BYTES / LINE);
 }
 
-/* Pick a batch of random lines and prefetch them all. */
+/* Pick a batch of width random lines and prefetch them all. */
 static inline void
-batch_pick(uint64_t *s, const struct probe_line *l[BENCH_BURST])
+batch_pick(uint64_t *s, const struct probe_line *l[], uint32_t width)
 {
-	unsigned int j;
+	uint32_t j;
 
-	for (j = 0; j < BENCH_BURST; j++) {
+	for (j = 0; j < width; j++) {
 		l[j] = &lines[line_index(bench_rand64(s))];
 		rte_prefetch0(l[j]);
 	}
@@ -142,12 +142,12 @@ batch_pick(uint64_t *s, const struct probe_line *l[BENCH_BURST])
 
 /* Read every line of a batch; the sum feeds the next batch's addresses. */
 static inline uint64_t
-batch_read(const struct probe_line *const l[BENCH_BURST])
+batch_read(const struct probe_line *const l[], uint32_t width)
 {
 	uint64_t acc = 0;
-	unsigned int j;
+	uint32_t j;
 
-	for (j = 0; j < BENCH_BURST; j++)
+	for (j = 0; j < width; j++)
 		acc += l[j]->next;
 	return acc;
 }
@@ -159,11 +159,11 @@ bench_limit_batch_run(uint64_t batches)
 	uint64_t s = batch_state, b;
 
 	for (b = 0; b < batches; b++) {
-		batch_pick(&s, l);
+		batch_pick(&s, l, BENCH_BURST);
 		/* the next batch depends on this one's data, as the next burst
 		 * of lookups depends on the previous one finishing
 		 */
-		s ^= batch_read(l) & 1;
+		s ^= batch_read(l, BENCH_BURST) & 1;
 	}
 	batch_state = s;
 	return batches * BENCH_BURST;
@@ -177,7 +177,7 @@ bench_limit_dep2_run(uint64_t batches)
 	unsigned int j;
 
 	for (b = 0; b < batches; b++) {
-		batch_pick(&s, l);
+		batch_pick(&s, l, BENCH_BURST);
 		/* the second line's address comes from the first line, as an
 		 * object's address comes from its bucket
 		 */
@@ -185,7 +185,7 @@ bench_limit_dep2_run(uint64_t batches)
 			l[j] = &lines[l[j]->next];
 			rte_prefetch0(l[j]);
 		}
-		s ^= batch_read(l) & 1;
+		s ^= batch_read(l, BENCH_BURST) & 1;
 	}
 	batch_state = s;
 	return batches * BENCH_BURST;
@@ -195,18 +195,12 @@ uint64_t
 bench_limit_window_run(uint64_t batches, uint32_t width)
 {
 	const struct probe_line *l[BENCH_WINDOW_MAX];
-	uint64_t s = batch_state, b, acc;
-	uint32_t j;
+	uint64_t s = batch_state, b;
 
 	width = RTE_MIN(RTE_MAX(width, 1U), (uint32_t)BENCH_WINDOW_MAX);
 	for (b = 0; b < batches; b++) {
-		for (j = 0; j < width; j++) {
-			l[j] = &lines[line_index(bench_rand64(&s))];
-			rte_prefetch0(l[j]);
-		}
-		for (acc = 0, j = 0; j < width; j++)
-			acc += l[j]->next;
-		s ^= acc & 1;
+		batch_pick(&s, l, width);
+		s ^= batch_read(l, width) & 1;
 	}
 	batch_state = s;
 	return batches * width;
