@@ -24,11 +24,10 @@ bad_subjects() {
 		!/^[^ :A-Z]+: [^ ]/ { print "no \"component: \" prefix: " $0 }'
 }
 
-# The same, with the format rules of check-git-log.sh as well.
-bad_subjects_full() {
-	awk 'length($0) > 60 { print "longer than 60 characters: " $0; next }
-		!/^[^ :A-Z]+: [^ ]/ { print "no \"component: \" prefix: " $0; next }
-		/[,;!?&|]/ { print "punctuation (, ; ! ? & |): " $0; next }
+# The subjects on stdin that break a format rule of check-git-log.sh (the
+# commits after FULL_BASE are after BASE: bad_subjects() sees them too).
+bad_format() {
+	awk '/[,;!?&|]/ { print "punctuation (, ; ! ? & |): " $0; next }
 		/:.*_/ { print "code (an underscore) after the colon: " $0; next }
 		/[.\t ]$/ || /\t/ { print "a period, tab or trailing space: " $0 }'
 }
@@ -46,7 +45,7 @@ fi
 # The format rules: four bad subjects refused, the good one kept.
 refused=$(printf '%s\n' 'test: a comma, which DPDK refuses' 'test: rte_hash named as code' \
 	'test: a period at the end.' 'test: a trailing space ' \
-	'test: exactly sixty characters and nothing DPDK refuses here' | bad_subjects_full)
+	'test: exactly sixty characters and nothing DPDK refuses here' | bad_format)
 if [ "$(echo "$refused" | wc -l)" -ne 4 ] || echo "$refused" | grep -q 'exactly sixty'; then
 	printf 'FAIL: the format rules refused other subjects than the 4 bad ones:\n%s\n' \
 		"$refused"
@@ -73,7 +72,7 @@ if [ -n "$full_base" ]; then
 		exit 77
 	fi
 	full_bad=$(git -C "$src" log --no-merges --format=%s "$full_base..HEAD" |
-		bad_subjects_full)
+		bad_format)
 fi
 if [ -n "$bad$full_bad" ]; then
 	[ -z "$bad" ] || printf '%s\n' "$bad"
