@@ -266,34 +266,32 @@ test_grow_by_worker(void)
 }
 
 /*
- * Half-way through a rehash (one service step of RTE_RHT_REHASH_BATCH
- * buckets of an 8192-bucket table), the keys of emptied buckets are looked
- * for in the new table only, by single, inline and bulk lookups, and by the
- * duplicate check of inserts; every key of objs[0, present) must still be
- * found exactly once, and none of the others.
+ * During a rehash, the keys of emptied buckets are looked for in the new
+ * table only, by single, inline and bulk lookups, and by the duplicate
+ * check of inserts; every key of o[0, present) must still be found exactly
+ * once, and none of the others of o[0, n_objs).
  */
 static int
-lookups_mid_rehash(uint32_t present)
+lookups_of(struct test_obj *o, uint32_t n_objs, uint32_t present)
 {
 	const void *keys[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	void *got[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint32_t i, j, n, d, absent;
 	void *want;
 
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, present, true), "rte_rhashtable_lookup");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, present, N_OBJS, false),
+	TEST_ASSERT_SUCCESS(test_found(ht, o, 0, present, true), "rte_rhashtable_lookup");
+	TEST_ASSERT_SUCCESS(test_found(ht, o, present, n_objs, false),
 			    "rte_rhashtable_lookup of removed objects");
-	for (i = 0; i < N_OBJS; i++) {
+	for (i = 0; i < n_objs; i++) {
 		/* a variable: DPDK's TEST_ASSERT_EQUAL() does not bracket its operands */
-		want = i < present ? &objs[i] : NULL;
-		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_fast(ht, &objs[i].key,
-							     sizeof(objs[i].key)),
+		want = i < present ? &o[i] : NULL;
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_fast(ht, &o[i].key, sizeof(o[i].key)),
 				  want, "lookup_fast of object %u", i);
 	}
-	for (i = 0; i < N_OBJS; i += n) {
-		n = RTE_MIN(N_OBJS - i, (uint32_t)RTE_RHASHTABLE_LOOKUP_BULK_MAX);
+	for (i = 0; i < n_objs; i += n) {
+		n = RTE_MIN(n_objs - i, (uint32_t)RTE_RHASHTABLE_LOOKUP_BULK_MAX);
 		for (j = 0; j < n; j++)
-			keys[j] = &objs[i + j].key;
+			keys[j] = &o[i + j].key;
 		/* the prefetch stages go to the next table for emptied buckets */
 		for (d = 0; d <= RTE_RHASHTABLE_PREFETCH_DEPTH_MAX; d++)
 			TEST_ASSERT_SUCCESS(rte_rhashtable_prefetch_bulk(ht, keys, n, d),
@@ -302,7 +300,7 @@ lookups_mid_rehash(uint32_t present)
 				  (int)(RTE_MIN(i + n, present) - RTE_MIN(i, present)),
 				  "bulk lookup from object %u", i);
 		for (j = 0; j < n; j++) {
-			want = i + j < present ? &objs[i + j] : NULL;
+			want = i + j < present ? &o[i + j] : NULL;
 			TEST_ASSERT_EQUAL(got[j], want, "bulk object %u", i + j);
 		}
 	}
@@ -310,10 +308,17 @@ lookups_mid_rehash(uint32_t present)
 		TEST_ASSERT_NULL(rte_rhashtable_lookup_fast(ht, &absent, sizeof(absent)),
 				 "absent key %u found", absent);
 	for (i = 0; i < present; i++)
-		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_insert(ht, &objs[i].node), -EEXIST,
+		TEST_ASSERT_EQUAL(rte_rhashtable_lookup_insert(ht, &o[i].node), -EEXIST,
 				  "lookup_insert of present object %u", i);
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), present, "count");
 	return TEST_SUCCESS;
+}
+
+/* lookups_of() the suite's objects. */
+static int
+lookups_mid_rehash(uint32_t present)
+{
+	return lookups_of(objs, N_OBJS, present);
 }
 
 /* The table filled with the N_OBJS objects, settled at 8192 buckets. */
@@ -391,6 +396,73 @@ test_lookups_mid_shrink(void)
 		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove %u", i);
 	TEST_ASSERT_SUCCESS(lookups_half_way(present, 4096, true), "shrink");
 	return TEST_SUCCESS;
+}
+
+/*
+ * A shrink of a 65536-bucket table (24576 objects, all but 19000 then
+ * removed: 29% of the buckets), looked up after every service step: with
+ * the default batch of 4096 buckets, the worker's mark stops at every
+ * sixteenth of the table. Within an eighth of either end, bulk lookups
+ * pick a key's table with a branch, in between with masked selects
+ * (rhashtable_lookup.c): both must find every present key.
+ */
+#define WIDE_OBJS 24576
+#define WIDE_PRESENT 19000
+#define WIDE_BUCKETS 65536u
+
+static int
+lookups_every_step(struct test_obj *wide)
+{
+	struct rte_rhashtable_stats s;
+	uint32_t sid, i, step, stops = 0;
+
+	params.automatic_shrinking = true;
+	TEST_ASSERT_SUCCESS(create_table(), "create");
+	for (i = 0; i < WIDE_OBJS; i++) {
+		TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &wide[i].node), "insert %u", i);
+		if ((i + 1) % 1024 == 0)
+			TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	}
+	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
+	TEST_ASSERT_EQUAL(test_stats(ht).buckets, WIDE_BUCKETS, "a %u-bucket table",
+			  WIDE_BUCKETS);
+	for (i = WIDE_PRESENT; i < WIDE_OBJS; i++)
+		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &wide[i].node), "remove %u", i);
+	TEST_ASSERT_SUCCESS(rte_rhashtable_service_id_get(ht, &sid), "service id");
+	for (step = 0; step < 4 * WIDE_BUCKETS / RTE_RHT_REHASH_BATCH + 4; step++) {
+		TEST_ASSERT_SUCCESS(rte_service_run_iter_on_app_lcore(sid, 1), "service step");
+		s = test_stats(ht);
+		if (s.ntables == 1 && s.buckets < WIDE_BUCKETS)
+			break;
+		if (s.ntables == 1)
+			continue;
+		TEST_ASSERT_EQUAL(s.buckets, WIDE_BUCKETS / 2, "shrink to %u buckets", s.buckets);
+		TEST_ASSERT_SUCCESS(lookups_of(wide, WIDE_OBJS, WIDE_PRESENT),
+				    "stopped after service step %u", step);
+		stops++;
+	}
+	TEST_ASSERT(s.ntables == 1 && s.buckets == WIDE_BUCKETS / 2,
+		    "shrink not done: %u tables, %u buckets", s.ntables, s.buckets);
+	/* with batches of a sixteenth or less, a stop near each end and in the middle */
+	TEST_ASSERT(stops >= WIDE_BUCKETS / RTE_RHT_REHASH_BATCH - 1 ||
+		    WIDE_BUCKETS / 16 < RTE_RHT_REHASH_BATCH,
+		    "the rehash stopped %u times", stops);
+	return lookups_of(wide, WIDE_OBJS, WIDE_PRESENT);
+}
+
+static int
+test_lookups_every_step(void)
+{
+	struct test_obj *wide = test_objs_alloc(WIDE_OBJS, 1000);
+	int ret;
+
+	TEST_ASSERT_NOT_NULL(wide, "no memory for %u objects", WIDE_OBJS);
+	ret = lookups_every_step(wide);
+	/* the table links the objects: gone first */
+	rte_rhashtable_free(ht);
+	ht = NULL;
+	rte_free(wide);
+	return ret;
 }
 
 /* Run the rehash service callback once in this thread; its buckets and tables. */
@@ -730,6 +802,7 @@ static struct unit_test_suite resize_suite = {
 		TEST_CASE_ST(params_setup, table_teardown, test_grow_by_worker),
 		TEST_CASE_ST(params_setup, table_teardown, test_lookups_mid_rehash),
 		TEST_CASE_ST(params_setup, table_teardown, test_lookups_mid_shrink),
+		TEST_CASE_ST(params_setup, table_teardown, test_lookups_every_step),
 		TEST_CASE_ST(params_setup, table_teardown, test_worker_scheduled_by_writers),
 		TEST_CASE_ST(params_setup, table_teardown, test_move_waits_for_new_bucket),
 		TEST_CASE_ST(params_setup, table_teardown, test_worker_shrinks_to_rest),

@@ -316,6 +316,61 @@ hash_moving_flat(const struct __rte_rht_table *tbl, const struct __rte_rht_table
 }
 
 /*
+ * hash_moving_flat() for a rehash near its start or end, when nearly every
+ * key of a burst is on the same side of the worker's mark: the table is
+ * chosen with a branch that the core predicts, and the later table's hash
+ * is computed only for the keys that moved. The masked selects, which
+ * compute both hashes of every key, cost a burst more than the few
+ * mispredictions there, and less than the many in the middle. Measured
+ * with frozen/rhashtable/bulk32 (rate with the rehash held still over the
+ * rate at its threshold, 9 runs each, masked -> this near the ends):
+ * 0.89x -> 0.94x at 1% moved, 1.06x -> 1.11x at 99%; at 50%, 0.96x
+ * masked where this function ran at 0.88x.
+ */
+static __rte_always_inline void
+hash_moving_flat_branchy(const struct __rte_rht_table *tbl, const struct __rte_rht_table *later,
+			 uint32_t emptied, const void **keys, uint64_t todo, uint64_t *hashes,
+			 struct rte_rhash_head ***bkts, uint32_t key_len)
+{
+	const struct __rte_rht_mix_seeds ms = tbl->mix_seeds, ms_later = later->mix_seeds;
+	struct rte_rhash_head **const base = __rte_rht_flat_buckets(tbl);
+	struct rte_rhash_head **const base_later = __rte_rht_flat_buckets(later);
+	const uint32_t mask = tbl->mask, mask_later = later->mask;
+	uint64_t m, mix, h;
+	uint32_t i;
+
+	for (m = todo; m != 0; m &= m - 1) {
+		i = rte_ctz64(m);
+		mix = __rte_rht_key_mix(keys[i], key_len, &ms);
+		h = __rte_rht_hash_final(mix, &ms);
+		if (((uint32_t)h & mask) < emptied) {
+			h = __rte_rht_hash_final(mix, &ms_later);
+			bkts[i] = base_later + ((uint32_t)h & mask_later);
+		} else {
+			bkts[i] = base + ((uint32_t)h & mask);
+		}
+		hashes[i] = h;
+		rte_prefetch0(bkts[i]);
+	}
+}
+
+/* Where hash_moving_flat_branchy() takes over: an eighth of the table from either end. */
+#define RHT_MARK_EDGE_DIV 8
+
+/*
+ * Whether the worker's mark is in the first or last eighth of tbl: the keys
+ * of a burst are then nearly all on one side of it (see
+ * hash_moving_flat_branchy()).
+ */
+static __rte_always_inline bool
+mark_near_end(const struct __rte_rht_table *tbl, uint32_t emptied)
+{
+	uint32_t edge = tbl->size / RHT_MARK_EDGE_DIV;
+
+	return emptied < edge || emptied > tbl->size - edge;
+}
+
+/*
  * The keys of mask whose bucket from hash_moving_flat() is in later: asked
  * only for the keys a pass did not find, so that a burst of hits does not
  * pay for it.
@@ -369,7 +424,9 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, 
 	if (resizing)
 		later = rehash_progress(tbl, &emptied);
 	moving_flat = fast && later != NULL && flat_pair(tbl, later);
-	if (moving_flat) {
+	if (moving_flat && mark_near_end(tbl, emptied)) {
+		hash_moving_flat_branchy(tbl, later, emptied, keys, todo, hashes, bkts, key_len);
+	} else if (moving_flat) {
 		hash_moving_flat(tbl, later, emptied, keys, todo, hashes, bkts, key_len);
 	} else {
 		for (m = todo; m != 0; m &= m - 1) {
