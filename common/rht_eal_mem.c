@@ -24,11 +24,12 @@ hugetlbfs_mounted(void)
 	return found;
 }
 
-unsigned long
-rht_hugepage_free_mb(void)
+/* MiB of the hugepages that /proc/meminfo counts in field (a HugePages_ line). */
+static unsigned long
+hugepage_mb(const char *field)
 {
-	unsigned long free_pages = 0, page_kb = 0;
-	char line[256];
+	unsigned long pages = 0, page_kb = 0, v;
+	char line[256], name[64];
 	FILE *f;
 
 	if (!hugetlbfs_mounted())
@@ -37,11 +38,27 @@ rht_hugepage_free_mb(void)
 	if (f == NULL)
 		return 0;
 	while (fgets(line, sizeof(line), f) != NULL) {
-		sscanf(line, "HugePages_Free: %lu", &free_pages);
-		sscanf(line, "Hugepagesize: %lu kB", &page_kb);
+		if (sscanf(line, "%63[^:]: %lu", name, &v) != 2)
+			continue;
+		if (strcmp(name, field) == 0)
+			pages = v;
+		else if (strcmp(name, "Hugepagesize") == 0)
+			page_kb = v;
 	}
 	fclose(f);
-	return free_pages * page_kb / 1024;
+	return pages * page_kb / 1024;
+}
+
+unsigned long
+rht_hugepage_free_mb(void)
+{
+	return hugepage_mb("HugePages_Free");
+}
+
+unsigned long
+rht_hugepage_total_mb(void)
+{
+	return hugepage_mb("HugePages_Total");
 }
 
 static int

@@ -36,4 +36,10 @@ char **rht_eal_args_with_memory(int *argc, char **argv, unsigned int mem_mb);
  */
 unsigned long rht_hugepage_free_mb(void);
 
+/**
+ * MiB of all reserved 2 MiB/1 GiB hugepages, free or not; 0 when there is
+ * no hugetlbfs mount.
+ */
+unsigned long rht_hugepage_total_mb(void);
+
 #endif /* _RHT_EAL_MEM_H_ */
