@@ -80,6 +80,22 @@ hypervisor() {
 	echo "${h:-none found}"
 }
 
+# lscpu reads the caches from sysfs, which a PVM guest leaves empty; the
+# C library's sysconf() then still has what CPUID tells the guest (the L3
+# figure may be the host's, not this guest's share).
+caches() {
+	local c
+
+	c=$(lscpu | sed -n 's/^\(L[123][a-z]*\) cache: *\(.*\)/\1 \2/p' | paste -sd ';' - |
+		sed 's/;/; /g')
+	[ -n "$c" ] || c=$(getconf -a | awk '
+		$1 == "LEVEL1_DCACHE_SIZE" && $2 > 0 { l = l "L1d " $2 / 1024 " KiB; " }
+		$1 == "LEVEL2_CACHE_SIZE" && $2 > 0 { l = l "L2 " $2 / 1024 " KiB; " }
+		$1 == "LEVEL3_CACHE_SIZE" && $2 > 0 { l = l "L3 " $2 / 1048576 " MiB; " }
+		END { if (l != "") print l "from CPUID (sysconf): what the guest is told" }')
+	echo "${c:-none found}"
+}
+
 {
 	echo "# Machine and command of the benchmark run"
 	echo
@@ -87,7 +103,7 @@ hypervisor() {
 	echo "|---|---|"
 	echo "| date | $(date -u '+%Y-%m-%d %H:%M UTC') |"
 	echo "| CPU | $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) CPUs |"
-	echo "| caches | $(lscpu | sed -n 's/^\(L[123][a-z]*\) cache: *\(.*\)/\1 \2/p' | paste -sd ';' - | sed 's/;/; /g') |"
+	echo "| caches | $(caches) |"
 	echo "| hypervisor | $(hypervisor) |"
 	echo "| kernel | $(uname -srm) |"
 	echo "| OS | $(. /etc/os-release && echo "$PRETTY_NAME") |"
