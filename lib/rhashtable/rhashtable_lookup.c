@@ -276,21 +276,45 @@ flat_pair(const struct __rte_rht_table *tbl, const struct __rte_rht_table *later
 	return !tbl->nested && !later->nested && later->key_seed == tbl->key_seed;
 }
 
+/* Where a bulk pass picks tables with a branch: an eighth of the table from either end. */
+#define RHT_MARK_EDGE_DIV 8
+
+/*
+ * Whether the worker's mark is in the first or last eighth of tbl: the keys
+ * of a burst are then nearly all on one side of it (see hash_moving_flat()).
+ */
+static __rte_always_inline bool
+mark_near_end(const struct __rte_rht_table *tbl, uint32_t emptied)
+{
+	uint32_t edge = tbl->size / RHT_MARK_EDGE_DIV;
+
+	return emptied < edge || emptied > tbl->size - edge;
+}
+
 /*
  * The first stage of a bulk pass while tbl's objects move to later (both
  * flat_pair()): hash every key of todo, pick its table as key_table() does,
  * store its hash and bucket and prefetch the bucket. What it needs of the
- * tables is loaded once, before the loop, and the choice is two masked
- * selects between the hashes and buckets of both tables: a bulk lookup
- * runs as many instructions as it can keep lookups in flight, and a pass
- * through key_table(), which reloaded the tables' fields at every key and
- * or-ed the keys' tables into a mask on the stack, ran at 0.81x of one at
- * rest with the worker stopped at 99% (resize/rhashtable/bulk32).
+ * tables is loaded once, before the loop: a bulk lookup runs as many
+ * instructions as it can keep lookups in flight, and a pass through
+ * key_table(), which reloaded the tables' fields at every key and or-ed the
+ * keys' tables into a mask on the stack, ran at 0.81x of one at rest with
+ * the worker stopped at 99% (resize/rhashtable/bulk32).
+ *
+ * branchy (a constant) says how a key's table is picked. Near either end
+ * of the rehash (mark_near_end()) nearly every key of a burst is on the
+ * same side of the worker's mark: a branch that the core predicts, and the
+ * later table's hash for the moved keys only. In the middle, where that
+ * side is a coin toss: both hashes of every key and two masked selects,
+ * which cost less than the mispredictions. Measured with
+ * frozen/rhashtable/bulk32 (rate with the rehash held still over the rate
+ * at its threshold, 9 runs each, masked -> branchy): 0.89x -> 0.94x at 1%
+ * moved, 1.06x -> 1.11x at 99%; at 50%, 0.96x masked, 0.88x branchy.
  */
 static __rte_always_inline void
 hash_moving_flat(const struct __rte_rht_table *tbl, const struct __rte_rht_table *later,
 		 uint32_t emptied, const void **keys, uint64_t todo, uint64_t *hashes,
-		 struct rte_rhash_head ***bkts, uint32_t key_len)
+		 struct rte_rhash_head ***bkts, uint32_t key_len, bool branchy)
 {
 	const struct __rte_rht_mix_seeds ms = tbl->mix_seeds, ms_later = later->mix_seeds;
 	struct rte_rhash_head **const base = __rte_rht_flat_buckets(tbl);
@@ -304,70 +328,23 @@ hash_moving_flat(const struct __rte_rht_table *tbl, const struct __rte_rht_table
 		i = rte_ctz64(m);
 		mix = __rte_rht_key_mix(keys[i], key_len, &ms);
 		h = __rte_rht_hash_final(mix, &ms);
-		h_later = __rte_rht_hash_final(mix, &ms_later);
-		bkt = (uintptr_t)(base + ((uint32_t)h & mask));
-		bkt_later = (uintptr_t)(base_later + ((uint32_t)h_later & mask_later));
-		/* all ones when the worker has emptied the key's bucket of tbl */
-		moved = -(uint64_t)(((uint32_t)h & mask) < emptied);
-		hashes[i] = h ^ ((h ^ h_later) & moved);
-		bkts[i] = (struct rte_rhash_head **)(bkt ^ ((bkt ^ bkt_later) & moved));
-		rte_prefetch0(bkts[i]);
-	}
-}
-
-/*
- * hash_moving_flat() for a rehash near its start or end, when nearly every
- * key of a burst is on the same side of the worker's mark: the table is
- * chosen with a branch that the core predicts, and the later table's hash
- * is computed only for the keys that moved. The masked selects, which
- * compute both hashes of every key, cost a burst more than the few
- * mispredictions there, and less than the many in the middle. Measured
- * with frozen/rhashtable/bulk32 (rate with the rehash held still over the
- * rate at its threshold, 9 runs each, masked -> this near the ends):
- * 0.89x -> 0.94x at 1% moved, 1.06x -> 1.11x at 99%; at 50%, 0.96x
- * masked where this function ran at 0.88x.
- */
-static __rte_always_inline void
-hash_moving_flat_branchy(const struct __rte_rht_table *tbl, const struct __rte_rht_table *later,
-			 uint32_t emptied, const void **keys, uint64_t todo, uint64_t *hashes,
-			 struct rte_rhash_head ***bkts, uint32_t key_len)
-{
-	const struct __rte_rht_mix_seeds ms = tbl->mix_seeds, ms_later = later->mix_seeds;
-	struct rte_rhash_head **const base = __rte_rht_flat_buckets(tbl);
-	struct rte_rhash_head **const base_later = __rte_rht_flat_buckets(later);
-	const uint32_t mask = tbl->mask, mask_later = later->mask;
-	uint64_t m, mix, h;
-	uint32_t i;
-
-	for (m = todo; m != 0; m &= m - 1) {
-		i = rte_ctz64(m);
-		mix = __rte_rht_key_mix(keys[i], key_len, &ms);
-		h = __rte_rht_hash_final(mix, &ms);
-		if (((uint32_t)h & mask) < emptied) {
+		if (branchy && ((uint32_t)h & mask) < emptied) {
 			h = __rte_rht_hash_final(mix, &ms_later);
 			bkts[i] = base_later + ((uint32_t)h & mask_later);
-		} else {
+		} else if (branchy) {
 			bkts[i] = base + ((uint32_t)h & mask);
+		} else {
+			h_later = __rte_rht_hash_final(mix, &ms_later);
+			bkt = (uintptr_t)(base + ((uint32_t)h & mask));
+			bkt_later = (uintptr_t)(base_later + ((uint32_t)h_later & mask_later));
+			/* all ones when the worker has emptied the key's bucket of tbl */
+			moved = -(uint64_t)(((uint32_t)h & mask) < emptied);
+			h ^= (h ^ h_later) & moved;
+			bkts[i] = (struct rte_rhash_head **)(bkt ^ ((bkt ^ bkt_later) & moved));
 		}
 		hashes[i] = h;
 		rte_prefetch0(bkts[i]);
 	}
-}
-
-/* Where hash_moving_flat_branchy() takes over: an eighth of the table from either end. */
-#define RHT_MARK_EDGE_DIV 8
-
-/*
- * Whether the worker's mark is in the first or last eighth of tbl: the keys
- * of a burst are then nearly all on one side of it (see
- * hash_moving_flat_branchy()).
- */
-static __rte_always_inline bool
-mark_near_end(const struct __rte_rht_table *tbl, uint32_t emptied)
-{
-	uint32_t edge = tbl->size / RHT_MARK_EDGE_DIV;
-
-	return emptied < edge || emptied > tbl->size - edge;
 }
 
 /*
@@ -425,9 +402,9 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, 
 		later = rehash_progress(tbl, &emptied);
 	moving_flat = fast && later != NULL && flat_pair(tbl, later);
 	if (moving_flat && mark_near_end(tbl, emptied)) {
-		hash_moving_flat_branchy(tbl, later, emptied, keys, todo, hashes, bkts, key_len);
+		hash_moving_flat(tbl, later, emptied, keys, todo, hashes, bkts, key_len, true);
 	} else if (moving_flat) {
-		hash_moving_flat(tbl, later, emptied, keys, todo, hashes, bkts, key_len);
+		hash_moving_flat(tbl, later, emptied, keys, todo, hashes, bkts, key_len, false);
 	} else {
 		for (m = todo; m != 0; m &= m - 1) {
 			i = rte_ctz64(m);
