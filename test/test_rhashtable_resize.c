@@ -398,6 +398,19 @@ test_lookups_mid_shrink(void)
 	return TEST_SUCCESS;
 }
 
+/* Run the rehash service callback once in this thread; its buckets and tables. */
+static int
+service_step(uint32_t sid, uint32_t *buckets, uint32_t *ntables)
+{
+	struct rte_rhashtable_stats s;
+
+	TEST_ASSERT_SUCCESS(rte_service_run_iter_on_app_lcore(sid, 1), "service step");
+	s = test_stats(ht);
+	*buckets = s.buckets;
+	*ntables = s.ntables;
+	return TEST_SUCCESS;
+}
+
 /*
  * A shrink of a 65536-bucket table (24576 objects, all but 19000 then
  * removed: 29% of the buckets), looked up after every service step: with
@@ -413,8 +426,7 @@ test_lookups_mid_shrink(void)
 static int
 lookups_every_step(struct test_obj *wide)
 {
-	struct rte_rhashtable_stats s;
-	uint32_t sid, i, step, stops = 0;
+	uint32_t sid, i, step, stops = 0, buckets = 0, ntables = 0;
 
 	params.automatic_shrinking = true;
 	TEST_ASSERT_SUCCESS(create_table(), "create");
@@ -430,19 +442,18 @@ lookups_every_step(struct test_obj *wide)
 		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &wide[i].node), "remove %u", i);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_service_id_get(ht, &sid), "service id");
 	for (step = 0; step < 4 * WIDE_BUCKETS / RTE_RHT_REHASH_BATCH + 4; step++) {
-		TEST_ASSERT_SUCCESS(rte_service_run_iter_on_app_lcore(sid, 1), "service step");
-		s = test_stats(ht);
-		if (s.ntables == 1 && s.buckets < WIDE_BUCKETS)
+		TEST_ASSERT_SUCCESS(service_step(sid, &buckets, &ntables), "step %u", step);
+		if (ntables == 1 && buckets < WIDE_BUCKETS)
 			break;
-		if (s.ntables == 1)
+		if (ntables == 1)
 			continue;
-		TEST_ASSERT_EQUAL(s.buckets, WIDE_BUCKETS / 2, "shrink to %u buckets", s.buckets);
+		TEST_ASSERT_EQUAL(buckets, WIDE_BUCKETS / 2, "shrink to %u buckets", buckets);
 		TEST_ASSERT_SUCCESS(lookups_of(wide, WIDE_OBJS, WIDE_PRESENT),
 				    "stopped after service step %u", step);
 		stops++;
 	}
-	TEST_ASSERT(s.ntables == 1 && s.buckets == WIDE_BUCKETS / 2,
-		    "shrink not done: %u tables, %u buckets", s.ntables, s.buckets);
+	TEST_ASSERT(ntables == 1 && buckets == WIDE_BUCKETS / 2,
+		    "shrink not done: %u tables, %u buckets", ntables, buckets);
 	/* with batches of a sixteenth or less, a stop near each end and in the middle */
 	TEST_ASSERT(stops >= WIDE_BUCKETS / RTE_RHT_REHASH_BATCH - 1 ||
 		    WIDE_BUCKETS / 16 < RTE_RHT_REHASH_BATCH,
@@ -463,19 +474,6 @@ test_lookups_every_step(void)
 	ht = NULL;
 	rte_free(wide);
 	return ret;
-}
-
-/* Run the rehash service callback once in this thread; its buckets and tables. */
-static int
-service_step(uint32_t sid, uint32_t *buckets, uint32_t *ntables)
-{
-	struct rte_rhashtable_stats s;
-
-	TEST_ASSERT_SUCCESS(rte_service_run_iter_on_app_lcore(sid, 1), "service step");
-	s = test_stats(ht);
-	*buckets = s.buckets;
-	*ntables = s.ntables;
-	return TEST_SUCCESS;
 }
 
 /*
