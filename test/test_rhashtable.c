@@ -1134,8 +1134,8 @@ test_default_hash_vectors(void)
 /*
  * Bucket word summaries (rte_rhashtable_core.h): a chain of one object
  * keeps its 15-bit fingerprint, longer chains three Bloom bits from the
- * 8-bit one. A summary must hold every hash pushed into it, in any order, and
- * turn away exactly what its reading says, whether a writer holds the
+ * 8-bit one. A summary must hold every hash pushed into it, in any order,
+ * and turn away exactly what its reading says, whether a writer holds the
  * bucket's lock (bit 48 of the word) or not.
  */
 static uint64_t

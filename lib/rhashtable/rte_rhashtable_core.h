@@ -128,10 +128,11 @@ __rte_rht_flat_buckets(const struct __rte_rht_table *tbl)
  * A table grown to size has most of its full chains one object long: a
  * fingerprint there turns away all but one key in 32768, where Bloom bits
  * turn away some 97% (chains of two), and a miss that passes costs a
- * memory round trip to the object. The length and summary may describe objects that the
- * rehash worker moved away (it unlinks the last object of an old chain
- * without rewriting the bucket word; a removal recomputes both from the
- * objects that remain): they may overstate the chain, never understate it.
+ * memory round trip to the object. The length and summary may describe
+ * objects that the rehash worker moved away (it unlinks the last object of
+ * an old chain without rewriting the bucket word; a removal recomputes
+ * both from the objects that remain): they may overstate the chain, never
+ * understate it.
  * Links inside objects (next) carry neither. A link with bit 0 set is the
  * nulls marker that ends a chain: the address of the chain's bucket, bit 0
  * set; a bucket word that is a marker reads as length 0.
@@ -278,9 +279,9 @@ __rte_rht_bucket_word(const struct rte_rhash_head *head, uint16_t summary, uint3
  * compare, its operands picked without a branch (the lengths of the chains
  * that lookups meet are a coin toss): a single object's fingerprint must
  * equal the key's; a Bloom summary must have the key's three bits set,
- * that is its complement none of them. An empty bucket reads as a Bloom summary
- * with no bit set. Bit 15 of the operands, above the summary's 15, compares
- * zero with zero (fingerprint) or is masked off (Bloom).
+ * that is its complement none of them. An empty bucket reads as a Bloom
+ * summary with no bit set. Bit 15 of the operands, above the summary's 15,
+ * compares zero with zero (fingerprint) or is masked off (Bloom).
  */
 static inline bool
 __rte_rht_summary_may_hold(const struct rte_rhash_head *word, uint64_t hash)
