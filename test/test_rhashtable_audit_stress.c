@@ -19,8 +19,8 @@
  * reinsert and live_hash run twice: as a rehash that fits the caches
  * moves, and with the moves planned ahead (a window of old buckets locked
  * and hashed ahead of their moves), as a larger one does; reinsert's
- * planned run uses 64 buckets, as a 4-bucket table has too few locks to
- * plan.
+ * planned run uses 128 buckets, four groups of planned moves, so that the
+ * worker holds the locks of three groups at once as in a large table.
  * rhashtable_audit_short_autotest runs each for 2 s (fast suite),
  * rhashtable_audit_autotest for RHT_STRESS_SECONDS / 3 (stress suite).
  */
@@ -273,8 +273,8 @@ as_reinsert_writer(void *arg)
 
 /*
  * buckets for good (max_size): the same index in old and new table at 4
- * buckets; 64 buckets have 32 locks, enough for the planned moves, which
- * hold up to 24 consecutive buckets locked.
+ * buckets; at 128, the planned moves hold up to 96 consecutive buckets
+ * locked, three of the table's four groups.
  */
 static int
 audit_reinsert(uint32_t buckets)
@@ -383,7 +383,7 @@ test_audit_live_hash(void)
 
 	TEST_ASSERT_SUCCESS(stress_pool_init(), "pool");
 	stress_params_init(&p, "rht_audit_live_hash");
-	p.nelem_hint = AS_NCHURN; /* 64 buckets, 32 locks: the planned moves run */
+	p.nelem_hint = AS_NCHURN; /* 64 buckets: two groups of planned moves */
 	p.hashfn = as_key_hash;
 	p.obj_hashfn = as_live_obj_hash;
 	as.dead_hashed = 0;
@@ -515,15 +515,15 @@ as_with_planned_moves(int (*test)(void))
 }
 
 static int
-audit_reinsert_64(void)
+audit_reinsert_128(void)
 {
-	return audit_reinsert(64);
+	return audit_reinsert(128);
 }
 
 static int
 test_audit_reinsert_planned(void)
 {
-	return as_with_planned_moves(audit_reinsert_64);
+	return as_with_planned_moves(audit_reinsert_128);
 }
 
 static int

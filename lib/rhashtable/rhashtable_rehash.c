@@ -373,7 +373,7 @@ move_range(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t star
 
 /*
  * Planned moves, for a rehash that misses the caches: the worker takes old
- * buckets in groups of RHT_PLAN_GROUP (a line of bucket words). It locks
+ * buckets in groups of RHT_PLAN_GROUP (four lines of bucket words). It locks
  * the full buckets of a group two groups ahead of the one it empties,
  * hashes their first objects and prefetches their destinations and second
  * objects; one group ahead, it does the same for the second objects; then
@@ -381,11 +381,21 @@ move_range(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t star
  * lock at a time, and the worker takes the new buckets' after the old
  * ones': holding up to 3 * RHT_PLAN_GROUP of these cannot deadlock. The
  * locks keep the planned chains as they were planned, and their objects
- * alive.
+ * alive. The first objects of a group are prefetched RHT_PLAN_AHEAD
+ * buckets before it is planned.
+ *
+ * Groups of 32 buckets (the width of a full_buckets() mask) rather than 8
+ * keep four times as many objects, destinations and second objects in
+ * flight: on an AMD EPYC guest whose TLB misses on nearly every line of a
+ * 16Mi table, a move took 0.81-0.85x as long (ns_per_move of
+ * insert/rhashtable/grow/16777216, in turns with groups of 8, three rounds
+ * of five; 0.88-0.93x at 1Mi). A writer that needs a bucket of the window
+ * waits for at most three groups of moves, a few microseconds.
  */
-#define RHT_PLAN_GROUP 8U
+#define RHT_PLAN_GROUP 32U
 #define RHT_PLAN_LAG 2U     /* groups between planning and moving */
 #define RHT_PLAN_RING 4U    /* a power of 2 above RHT_PLAN_LAG */
+#define RHT_PLAN_AHEAD (RHT_PLAN_GROUP * 3 / 2)
 
 struct plan_group {
 	uint32_t full;    /* buckets locked and planned */
@@ -520,7 +530,7 @@ move_range_planned(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint3
 			base = start + i * RHT_PLAN_GROUP;
 			n = RTE_MIN(RHT_PLAN_GROUP, end - base);
 			for (k = 0; k < n; k++)
-				prefetch_first_object(ht, old, base + k + RHT_MOVE_AHEAD / 2);
+				prefetch_first_object(ht, old, base + k + RHT_PLAN_AHEAD);
 			plan_group(ht, old, base, n, &groups[i % RHT_PLAN_RING]);
 		}
 		if (i >= 1 && i - 1 < ngroups)
