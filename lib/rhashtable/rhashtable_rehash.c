@@ -235,7 +235,8 @@ bucket_hint(const struct __rte_rht_table *old, uint32_t idx)
  * Moving is a chain of cache misses: old bucket, object, new bucket, and
  * for a longer chain the next object and its new bucket. The first object
  * of a bucket is fetched RHT_MOVE_AHEAD buckets ahead of its move; when
- * the moves miss the caches, the destinations too (move_range_planned()).
+ * the moves miss the caches, RHT_PLAN_AHEAD buckets ahead of its planning,
+ * which fetches the destinations too (move_range_planned()).
  */
 #define RHT_MOVE_AHEAD 32
 
@@ -525,6 +526,8 @@ move_range_planned(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint3
 	uint64_t moved = 0;
 	uint32_t i, k, base, n;
 
+	/* a group's full and longer buckets are masks of full_buckets() */
+	RTE_BUILD_BUG_ON(RHT_PLAN_GROUP > RHT_MOVE_GROUP);
 	for (i = 0; i < ngroups + RHT_PLAN_LAG; i++) {
 		if (i < ngroups) {
 			base = start + i * RHT_PLAN_GROUP;
