@@ -40,8 +40,8 @@ from bench_report import (GOAL_SIZES as SIZES, Report, case_key, goals, load,  #
 GROUPS = {}
 for _n in SIZES:
     GROUPS["lookup_" + size_label(_n)] = (
-        r"^lookup/(rhashtable/(bulk32|single|single_call)|rte_hash/(bulk32_bare|single_bare)"
-        r"|cds_lfht/single)/(hit|miss)_uniform/%d/" % _n)
+        r"^(lookup/(rhashtable/(bulk32|single|single_call)|rte_hash/(bulk32_bare|single_bare)"
+        r"|cds_lfht/single)/(hit|miss)_uniform|limit/(dep2|batch32))/%d/" % _n)
     GROUPS["insert_" + size_label(_n)] = (
         r"^insert/(rhashtable/(grow|grow_1w|grow_service)(_bulk32)?|rte_hash/presized)/%d/" % _n)
 GROUPS.update({
