@@ -1222,6 +1222,17 @@ test_bucket_summary(void)
 		TEST_ASSERT_EQUAL(reversed, summary, "two objects, reversed");
 	}
 	TEST_ASSERT_EQUAL(passed[0], 0u, "an empty bucket let %u probes through", passed[0]);
+	/* every key's Bloom bits, so that a bulk lookup may skip the nulls
+	 * test of a bucket word whose summary it checked
+	 */
+	for (i = 0; i < 256; i++) {
+		probe = (uint64_t)i << 56 | (xorshift64(&rng) >> 8);
+		word = __rte_rht_nulls(&bucket);
+		locked = (struct rte_rhash_head *)((uintptr_t)word | __RTE_RHT_LOCK_BIT);
+		TEST_ASSERT(!__rte_rht_summary_may_hold(word, probe) &&
+			    !__rte_rht_summary_may_hold(locked, probe),
+			    "an empty bucket holds the keys of Bloom bits %u", i);
+	}
 	/* a fingerprint lets one key in 32768 through, the Bloom bits of two
 	 * objects about 3.4% (68 of 2000 expected)
 	 */

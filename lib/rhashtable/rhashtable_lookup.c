@@ -232,10 +232,13 @@ lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, boo
 
 /*
  * First object of bucket bkt that may hold the key, prefetched; NULL when
- * the bucket's summary rules the key out or the chain is empty.
+ * the bucket's summary rules the key out or the chain is empty. head_off
+ * is the table's core.head_offset, which the bulk loops load once: they
+ * store to the caller's objs[], which may alias the table, and the
+ * compiler would reload it after every store.
  */
 static __rte_always_inline struct rte_rhash_head *
-chain_start(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt, uint64_t hash)
+chain_start(uint32_t head_off, struct rte_rhash_head **bkt, uint64_t hash)
 {
 	/* acquire: as in chain_find() */
 	struct rte_rhash_head *word = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
@@ -243,7 +246,7 @@ chain_start(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt, uint64
 
 	if (!__rte_rht_summary_may_hold(word, hash) || __rte_rht_is_nulls(he))
 		return NULL;
-	rte_prefetch0(rht_obj(ht, he));
+	rte_prefetch0((char *)he - head_off);
 	return he;
 }
 
@@ -254,19 +257,19 @@ chain_start(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt, uint64
  * the bucket again, as chain_find() does.
  */
 static __rte_always_inline struct rte_rhash_head *
-chain_next(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt, uint64_t hash,
+chain_next(uint32_t head_off, struct rte_rhash_head **bkt, uint64_t hash,
 	   const struct rte_rhash_head *he)
 {
 	/* acquire: as in chain_find() */
 	struct rte_rhash_head *next = rte_atomic_load_explicit(&he->next, rte_memory_order_acquire);
 
 	if (likely(!__rte_rht_is_nulls(next))) {
-		rte_prefetch0(rht_obj(ht, next));
+		rte_prefetch0((char *)next - head_off);
 		return next;
 	}
 	if (likely(next == __rte_rht_nulls(bkt)))
 		return NULL;
-	return chain_start(ht, bkt, hash);
+	return chain_start(head_off, bkt, hash);
 }
 
 /* Two flat tables of a grow or shrink: they share the hash's first step. */
@@ -369,6 +372,46 @@ in_flat_table(const struct __rte_rht_table *later, struct rte_rhash_head **const
 }
 
 /*
+ * The rounds of a bulk pass after the first objects: a key whose object
+ * differs steps to the next object of its chain, prefetched, and is
+ * compared in the next round. Returns the keys of walking found, with
+ * their objects in objs.
+ */
+static __rte_always_inline uint64_t
+bulk_walk_k(const struct rte_rhashtable *ht, const void **keys, uint64_t walking,
+	    struct rte_rhash_head **const bkts[], struct rte_rhash_head *cur[],
+	    const uint64_t hashes[], void *objs[], uint32_t key_len, bool fast)
+{
+	const uint32_t head_off = ht->core.head_offset, key_off = ht->core.key_offset;
+	uint64_t m, next, found = 0;
+	const char *obj;
+	uint32_t i;
+	bool eq;
+
+	while (walking != 0) {
+		for (next = 0, m = walking; m != 0; m &= m - 1) {
+			i = rte_ctz64(m);
+			obj = (const char *)cur[i] - head_off;
+			if (fast)
+				eq = __rte_rht_keys_differ(keys[i], (const uint8_t *)obj + key_off,
+							   key_len) == 0;
+			else
+				eq = match_k(ht, keys[i], cur[i], key_len, fast);
+			if (eq) {
+				objs[i] = (void *)(uintptr_t)obj;
+				found |= UINT64_C(1) << i;
+				continue;
+			}
+			cur[i] = chain_next(head_off, bkts[i], hashes[i], cur[i]);
+			if (cur[i] != NULL)
+				next |= UINT64_C(1) << i;
+		}
+		walking = next;
+	}
+	return found;
+}
+
+/*
  * One pass of a bulk lookup over the keys of the todo mask in one bucket
  * table, as a software pipeline: hash every key and prefetch its bucket;
  * load every bucket word and prefetch the first object where the bucket's
@@ -393,7 +436,7 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, 
 	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	struct rte_rhash_head *cur[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	uint64_t m, walking = 0, found = 0, next;
+	uint64_t m, walking = 0, found;
 	const struct __rte_rht_table *later = NULL, *t;
 	uint32_t i, emptied = 0;
 	bool moving_flat;
@@ -418,27 +461,59 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, 
 	}
 	for (m = todo; m != 0; m &= m - 1) {
 		i = rte_ctz64(m);
-		cur[i] = chain_start(ht, bkts[i], hashes[i]);
+		cur[i] = chain_start(ht->core.head_offset, bkts[i], hashes[i]);
 		if (cur[i] != NULL)
 			walking |= UINT64_C(1) << i;
 	}
-	while (walking != 0) {
-		for (next = 0, m = walking; m != 0; m &= m - 1) {
-			i = rte_ctz64(m);
-			if (match_k(ht, keys[i], cur[i], key_len, fast)) {
-				objs[i] = rht_obj(ht, cur[i]);
-				found |= UINT64_C(1) << i;
-				continue;
-			}
-			cur[i] = chain_next(ht, bkts[i], hashes[i], cur[i]);
-			if (cur[i] != NULL)
-				next |= UINT64_C(1) << i;
-		}
-		walking = next;
-	}
+	found = bulk_walk_k(ht, keys, walking, bkts, cur, hashes, objs, key_len, fast);
 	if (moving_flat && found != todo)
 		*in_next |= in_flat_table(later, bkts, todo & ~found);
 	return found;
+}
+
+/*
+ * The first pass of a specialised bulk lookup over a table at rest, the
+ * common case: bulk_pass_k()'s stages over keys 0 to n-1 in loops that
+ * count, each key's table known, its miss answered (objs[i] = NULL) in
+ * the stage that reads its bucket. On this machine each instruction a key
+ * costs adds to the burst's time instead of hiding under its memory
+ * accesses (limit/batch32 and limit/dep2 with 24 ALU instructions a key
+ * added to each stage took 1.4 times as long at 1Mi), so the loop
+ * bookkeeping that walking a mask of keys takes counts.
+ */
+static __rte_always_inline uint64_t
+bulk_pass_rest_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
+		 const void **keys, uint32_t n, void *objs[], uint32_t key_len)
+{
+	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	struct rte_rhash_head *cur[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	const uint32_t head_off = ht->core.head_offset;
+	struct rte_rhash_head *word, *he;
+	uint64_t walking = 0;
+	uint32_t i;
+	bool hold;
+
+	for (i = 0; i < n; i++) {
+		hashes[i] = __rte_rht_table_hash(tbl, keys[i], key_len);
+		bkts[i] = __rte_rht_bucket(tbl, rht_hash_idx(tbl, hashes[i]));
+		rte_prefetch0(bkts[i]);
+	}
+	for (i = 0; i < n; i++) {
+		/* acquire: as in chain_find() */
+		word = rte_atomic_load_explicit(bkts[i], rte_memory_order_acquire);
+		he = __rte_rht_ptr(word);
+		/* an empty bucket's word, a nulls marker, has no summary bit
+		 * set: no key may be there (__rte_rht_summary_may_hold())
+		 */
+		hold = __rte_rht_summary_may_hold(word, hashes[i]);
+		objs[i] = NULL;
+		cur[i] = he;
+		walking |= (uint64_t)hold << i;
+		if (hold)
+			rte_prefetch0((char *)he - head_off);
+	}
+	return bulk_walk_k(ht, keys, walking, bkts, cur, hashes, objs, key_len, true);
 }
 
 /*
@@ -457,6 +532,19 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 	uint64_t todo = n == 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
 	uint64_t hits = 0, probed = 0, in_next, m;
 
+	/* relaxed: only picks the code; a key the pass misses is looked for
+	 * again below, after an acquire load of future_tbl
+	 */
+	if (fast && likely(rte_atomic_load_explicit(&tbl->future_tbl,
+						    rte_memory_order_relaxed) == NULL)) {
+		hits = bulk_pass_rest_k(ht, tbl, keys, n, objs, key_len);
+		if (likely(hits == todo))
+			goto done;
+		/* acquire: pairs with the release in __rte_rht_table_attach() */
+		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
+		if (likely(tbl == NULL))
+			goto done;
+	}
 	for (;;) {
 		in_next = 0;
 		/* relaxed: only picks the code; the pass reloads with acquire */
@@ -479,6 +567,7 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 	}
 	for (m = todo & ~hits; m != 0; m &= m - 1)
 		objs[rte_ctz64(m)] = NULL;
+done:
 	if (hit_mask != NULL)
 		*hit_mask = hits;
 	return rte_popcount64(hits);
@@ -513,10 +602,10 @@ prefetch_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint3
 			rte_prefetch0(bkt);
 			continue;
 		}
-		he = chain_start(ht, bkt, hash);
+		he = chain_start(ht->core.head_offset, bkt, hash);
 		for (d = 1; d < depth && he != NULL && !match_k(ht, keys[i], he, key_len, fast);
 		     d++)
-			he = chain_next(ht, bkt, hash, he);
+			he = chain_next(ht->core.head_offset, bkt, hash, he);
 	}
 }
 
