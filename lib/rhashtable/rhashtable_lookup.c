@@ -488,10 +488,11 @@ bulk_pass_rest_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *
 	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	struct rte_rhash_head *cur[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	const uint32_t head_off = ht->core.head_offset;
+	const uint32_t head_off = ht->core.head_offset, key_off = ht->core.key_offset;
+	uint64_t walking = 0, found = 0, next = 0;
 	struct rte_rhash_head *word, *he;
-	uint64_t walking = 0;
 	uint32_t i;
+	char *obj;
 	bool hold;
 
 	for (i = 0; i < n; i++) {
@@ -513,7 +514,24 @@ bulk_pass_rest_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *
 		if (hold)
 			rte_prefetch0((char *)he - head_off);
 	}
-	return bulk_walk_k(ht, keys, walking, bkts, cur, hashes, objs, key_len, true);
+	if (walking == 0)
+		return 0;
+	/* the first round over the keys in order; the later ones, a few
+	 * keys each, through the mask
+	 */
+	for (i = 0; i < n; i++) {
+		if (((walking >> i) & 1) == 0)
+			continue;
+		obj = (char *)cur[i] - head_off;
+		if (__rte_rht_keys_differ(keys[i], (const uint8_t *)obj + key_off, key_len) == 0) {
+			objs[i] = obj;
+			found |= UINT64_C(1) << i;
+			continue;
+		}
+		cur[i] = chain_next(head_off, bkts[i], hashes[i], cur[i]);
+		next |= (uint64_t)(cur[i] != NULL) << i;
+	}
+	return found | bulk_walk_k(ht, keys, next, bkts, cur, hashes, objs, key_len, true);
 }
 
 /*
