@@ -472,22 +472,24 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, 
 }
 
 /*
- * The first pass of a specialised bulk lookup over a table at rest, the
- * common case: bulk_pass_k()'s stages over keys 0 to n-1 in loops that
- * count, each key's table known, its miss answered (objs[i] = NULL) in
- * the stage that reads its bucket. On this machine each instruction a key
- * costs adds to the burst's time instead of hiding under its memory
- * accesses (limit/batch32 and limit/dep2 with 24 ALU instructions a key
- * added to each stage took 1.4 times as long at 1Mi), so the loop
- * bookkeeping that walking a mask of keys takes counts.
+ * The chains of a specialised first pass, keys 0 to n-1, whose buckets
+ * (bkts, hashes) the pass's first stage found and prefetched: the stages
+ * of bulk_pass_k() after the hashing, in loops that count instead of
+ * walking a mask of keys, the miss answered (objs[i] = NULL) in the stage
+ * that reads the bucket, and the objects' offsets loaded once a burst: the
+ * loops store to the caller's objs[], which may alias the table, and the
+ * compiler reloaded them after every store. On this machine each
+ * instruction a key costs adds to the burst's time instead of hiding under
+ * its memory accesses (limit/batch32 and limit/dep2 with 24 ALU
+ * instructions a key added to each stage took 1.4 times as long at 1Mi),
+ * so the loop bookkeeping of a mask of keys counts. Returns the keys found.
  */
 static __rte_always_inline uint64_t
-bulk_pass_rest_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
-		 const void **keys, uint32_t n, void *objs[], uint32_t key_len)
+bulk_chains_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
+	      struct rte_rhash_head **const bkts[], const uint64_t hashes[], void *objs[],
+	      uint32_t key_len)
 {
-	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	struct rte_rhash_head *cur[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	const uint32_t head_off = ht->core.head_offset, key_off = ht->core.key_offset;
 	uint64_t walking = 0, found = 0, next = 0;
 	struct rte_rhash_head *word, *he;
@@ -495,11 +497,6 @@ bulk_pass_rest_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *
 	char *obj;
 	bool hold;
 
-	for (i = 0; i < n; i++) {
-		hashes[i] = __rte_rht_table_hash(tbl, keys[i], key_len);
-		bkts[i] = __rte_rht_bucket(tbl, rht_hash_idx(tbl, hashes[i]));
-		rte_prefetch0(bkts[i]);
-	}
 	for (i = 0; i < n; i++) {
 		/* acquire: as in chain_find() */
 		word = rte_atomic_load_explicit(bkts[i], rte_memory_order_acquire);
@@ -534,6 +531,54 @@ bulk_pass_rest_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *
 	return found | bulk_walk_k(ht, keys, next, bkts, cur, hashes, objs, key_len, true);
 }
 
+/* The first pass of a specialised bulk lookup over a table at rest, the common case. */
+static __rte_always_inline uint64_t
+bulk_pass_rest_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
+		 const void **keys, uint32_t n, void *objs[], uint32_t key_len)
+{
+	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		hashes[i] = __rte_rht_table_hash(tbl, keys[i], key_len);
+		bkts[i] = __rte_rht_bucket(tbl, rht_hash_idx(tbl, hashes[i]));
+		rte_prefetch0(bkts[i]);
+	}
+	return bulk_chains_k(ht, keys, n, bkts, hashes, objs, key_len);
+}
+
+/*
+ * The first pass of a specialised bulk lookup while tbl's objects move to
+ * a flat table of the same key seed (a grow or shrink), keys 0 to n-1
+ * (todo): as bulk_pass_k() picks their tables, then their chains as at
+ * rest. Returns the keys found, the others whose bucket is in the later
+ * table in *in_next; false when the tables are of another kind (nested,
+ * a re-seed), which bulk_pass_k() looks up.
+ */
+static __rte_always_inline bool
+bulk_pass_moving_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
+		   const void **keys, uint32_t n, uint64_t todo, void *objs[], uint64_t *found,
+		   uint64_t *in_next, uint32_t key_len)
+{
+	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	const struct __rte_rht_table *later;
+	uint32_t emptied;
+
+	later = rehash_progress(tbl, &emptied);
+	if (later == NULL || !flat_pair(tbl, later))
+		return false;
+	if (mark_near_end(tbl, emptied))
+		hash_moving_flat(tbl, later, emptied, keys, todo, hashes, bkts, key_len, true);
+	else
+		hash_moving_flat(tbl, later, emptied, keys, todo, hashes, bkts, key_len, false);
+	*found = bulk_chains_k(ht, keys, n, bkts, hashes, objs, key_len);
+	if (*found != todo)
+		*in_next = in_flat_table(later, bkts, todo & ~*found);
+	return true;
+}
+
 /*
  * Bulk lookup: a pipelined pass over the first bucket table, then, while a
  * rehash is under way, another pass over the next table for the keys not
@@ -561,6 +606,14 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 		/* acquire: pairs with the release in __rte_rht_table_attach() */
 		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 		if (likely(tbl == NULL))
+			goto done;
+	} else if (fast && bulk_pass_moving_k(ht, tbl, keys, n, todo, objs, &hits, &probed,
+					      key_len)) {
+		if (hits == todo)
+			goto done;
+		/* acquire: pairs with the release in __rte_rht_table_attach() */
+		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
+		if (tbl == NULL)
 			goto done;
 	}
 	for (;;) {
