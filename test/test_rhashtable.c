@@ -1193,7 +1193,7 @@ test_bucket_summary(void)
 		for (n = 0; n <= RTE_DIM(h); n++) {
 			summary = 0;
 			for (i = 0; i < n; i++)
-				summary = __rte_rht_summary_add(summary, i, h[i]);
+				summary = __rte_rht_summary_add(summary, h[i]);
 			word = n == 0 ? __rte_rht_nulls(&bucket) :
 				__rte_rht_bucket_word(&obj, summary, n);
 			TEST_ASSERT_EQUAL(__rte_rht_bucket_len(word), RTE_MIN(n, 3u),
@@ -1215,8 +1215,8 @@ test_bucket_summary(void)
 				    "the lock bit changed how a word of %u objects reads", n);
 		}
 		/* the order of the pushes does not matter */
-		summary = __rte_rht_summary_add(__rte_rht_summary_add(0, 0, h[0]), 1, h[1]);
-		reversed = __rte_rht_summary_add(__rte_rht_summary_add(0, 0, h[1]), 1, h[0]);
+		summary = __rte_rht_summary_add(__rte_rht_summary_add(0, h[0]), h[1]);
+		reversed = __rte_rht_summary_add(__rte_rht_summary_add(0, h[1]), h[0]);
 		TEST_ASSERT_EQUAL(reversed, summary, "two objects, reversed");
 	}
 	TEST_ASSERT_EQUAL(passed[0], 0u, "an empty bucket let %u probes through", passed[0]);

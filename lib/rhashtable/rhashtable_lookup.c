@@ -232,7 +232,8 @@ lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, boo
 
 /*
  * First object of bucket bkt that may hold the key, prefetched; NULL when
- * the bucket's summary rules the key out or the chain is empty. head_off
+ * the bucket's summary rules the key out, as it does every key when the
+ * chain is empty (__rte_rht_summary_may_hold()). head_off
  * is the table's core.head_offset, which the bulk loops load once: they
  * store to the caller's objs[], which may alias the table, and the
  * compiler would reload it after every store.
@@ -244,7 +245,7 @@ chain_start(uint32_t head_off, struct rte_rhash_head **bkt, uint64_t hash)
 	struct rte_rhash_head *word = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
 	struct rte_rhash_head *he = __rte_rht_ptr(word);
 
-	if (!__rte_rht_summary_may_hold(word, hash) || __rte_rht_is_nulls(he))
+	if (!__rte_rht_summary_may_hold(word, hash))
 		return NULL;
 	rte_prefetch0((char *)he - head_off);
 	return he;
@@ -372,6 +373,33 @@ in_flat_table(const struct __rte_rht_table *later, struct rte_rhash_head **const
 }
 
 /*
+ * One round of a key in a bulk walk, its current object *cur: true, the
+ * object in *obj, when it holds the key; else *cur steps to the next
+ * object of the chain of bucket bkt, prefetched (NULL at the chain's end).
+ * head_off and key_off are the table's, loaded once a burst (see
+ * chain_start()).
+ */
+static __rte_always_inline bool
+walk_round_k(const struct rte_rhashtable *ht, const void *key, struct rte_rhash_head **bkt,
+	     uint64_t hash, struct rte_rhash_head **cur, void **obj, uint32_t head_off,
+	     uint32_t key_off, uint32_t key_len, bool fast)
+{
+	char *o = (char *)*cur - head_off;
+	bool eq;
+
+	if (fast)
+		eq = __rte_rht_keys_differ(key, (const uint8_t *)o + key_off, key_len) == 0;
+	else
+		eq = match_k(ht, key, *cur, key_len, fast);
+	if (eq) {
+		*obj = o;
+		return true;
+	}
+	*cur = chain_next(head_off, bkt, hash, *cur);
+	return false;
+}
+
+/*
  * The rounds of a bulk pass after the first objects: a key whose object
  * differs steps to the next object of its chain, prefetched, and is
  * compared in the next round. Returns the keys of walking found, with
@@ -384,27 +412,16 @@ bulk_walk_k(const struct rte_rhashtable *ht, const void **keys, uint64_t walking
 {
 	const uint32_t head_off = ht->core.head_offset, key_off = ht->core.key_offset;
 	uint64_t m, next, found = 0;
-	const char *obj;
 	uint32_t i;
-	bool eq;
 
 	while (walking != 0) {
 		for (next = 0, m = walking; m != 0; m &= m - 1) {
 			i = rte_ctz64(m);
-			obj = (const char *)cur[i] - head_off;
-			if (fast)
-				eq = __rte_rht_keys_differ(keys[i], (const uint8_t *)obj + key_off,
-							   key_len) == 0;
-			else
-				eq = match_k(ht, keys[i], cur[i], key_len, fast);
-			if (eq) {
-				objs[i] = (void *)(uintptr_t)obj;
+			if (walk_round_k(ht, keys[i], bkts[i], hashes[i], &cur[i], &objs[i],
+					 head_off, key_off, key_len, fast))
 				found |= UINT64_C(1) << i;
-				continue;
-			}
-			cur[i] = chain_next(head_off, bkts[i], hashes[i], cur[i]);
-			if (cur[i] != NULL)
-				next |= UINT64_C(1) << i;
+			else
+				next |= (uint64_t)(cur[i] != NULL) << i;
 		}
 		walking = next;
 	}
@@ -494,7 +511,6 @@ bulk_chains_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 	uint64_t walking = 0, found = 0, next = 0;
 	struct rte_rhash_head *word, *he;
 	uint32_t i;
-	char *obj;
 	bool hold;
 
 	for (i = 0; i < n; i++) {
@@ -519,14 +535,11 @@ bulk_chains_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 	for (i = 0; i < n; i++) {
 		if (((walking >> i) & 1) == 0)
 			continue;
-		obj = (char *)cur[i] - head_off;
-		if (__rte_rht_keys_differ(keys[i], (const uint8_t *)obj + key_off, key_len) == 0) {
-			objs[i] = obj;
+		if (walk_round_k(ht, keys[i], bkts[i], hashes[i], &cur[i], &objs[i], head_off,
+				 key_off, key_len, true))
 			found |= UINT64_C(1) << i;
-			continue;
-		}
-		cur[i] = chain_next(head_off, bkts[i], hashes[i], cur[i]);
-		next |= (uint64_t)(cur[i] != NULL) << i;
+		else
+			next |= (uint64_t)(cur[i] != NULL) << i;
 	}
 	return found | bulk_walk_k(ht, keys, next, bkts, cur, hashes, objs, key_len, true);
 }
@@ -580,6 +593,26 @@ bulk_pass_moving_k(const struct rte_rhashtable *ht, const struct __rte_rht_table
 }
 
 /*
+ * The first pass of a specialised bulk lookup, keys 0 to n-1 (todo), in
+ * the common cases: a table at rest, or a grow or shrink between flat
+ * tables. false when bulk_pass_k() is to look them up instead.
+ */
+static __rte_always_inline bool
+bulk_first_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
+		  const void **keys, uint32_t n, uint64_t todo, void *objs[], uint64_t *found,
+		  uint64_t *in_next, uint32_t key_len)
+{
+	/* relaxed: only picks the code; a key the pass misses is looked for
+	 * again after an acquire load of future_tbl
+	 */
+	if (likely(rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_relaxed) == NULL)) {
+		*found = bulk_pass_rest_k(ht, tbl, keys, n, objs, key_len);
+		return true;
+	}
+	return bulk_pass_moving_k(ht, tbl, keys, n, todo, objs, found, in_next, key_len);
+}
+
+/*
  * Bulk lookup: a pipelined pass over the first bucket table, then, while a
  * rehash is under way, another pass over the next table for the keys not
  * found yet and not already looked for there, so that lookups keep their
@@ -595,25 +628,12 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 	uint64_t todo = n == 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
 	uint64_t hits = 0, probed = 0, in_next, m;
 
-	/* relaxed: only picks the code; a key the pass misses is looked for
-	 * again below, after an acquire load of future_tbl
-	 */
-	if (fast && likely(rte_atomic_load_explicit(&tbl->future_tbl,
-						    rte_memory_order_relaxed) == NULL)) {
-		hits = bulk_pass_rest_k(ht, tbl, keys, n, objs, key_len);
+	if (fast && bulk_first_pass_k(ht, tbl, keys, n, todo, objs, &hits, &probed, key_len)) {
 		if (likely(hits == todo))
 			goto done;
 		/* acquire: pairs with the release in __rte_rht_table_attach() */
 		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
 		if (likely(tbl == NULL))
-			goto done;
-	} else if (fast && bulk_pass_moving_k(ht, tbl, keys, n, todo, objs, &hits, &probed,
-					      key_len)) {
-		if (hits == todo)
-			goto done;
-		/* acquire: pairs with the release in __rte_rht_table_attach() */
-		tbl = rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_acquire);
-		if (tbl == NULL)
 			goto done;
 	}
 	for (;;) {

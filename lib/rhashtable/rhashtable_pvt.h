@@ -209,8 +209,7 @@ rht_chain_push(struct rte_rhash_head **bkt, struct rte_rhash_head *w, struct rte
 	 */
 	rte_atomic_store_explicit(&he->next, __rte_rht_ptr(w), rte_memory_order_release);
 	rht_bucket_store(bkt, __rte_rht_bucket_word(he,
-			__rte_rht_summary_add(__rte_rht_bucket_summary(w), __rte_rht_bucket_len(w),
-					      hash),
+			__rte_rht_summary_add(__rte_rht_bucket_summary(w), hash),
 			__rte_rht_bucket_len(w) + 1));
 }
 

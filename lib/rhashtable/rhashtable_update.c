@@ -454,8 +454,7 @@ rht_bucket_reseal(const struct rte_rhashtable *ht, const struct __rte_rht_table 
 	uint32_t len = 0;
 
 	for (p = __rte_rht_ptr(w); !__rte_rht_is_nulls(p); p = __rte_rht_ptr(p->next), len++)
-		summary = __rte_rht_summary_add(summary, len,
-						rht_obj_hash(ht, tbl, rht_obj(ht, p)));
+		summary = __rte_rht_summary_add(summary, rht_obj_hash(ht, tbl, rht_obj(ht, p)));
 	rht_bucket_store(bkt, __rte_rht_bucket_word(__rte_rht_ptr(w), summary, len));
 }
 

@@ -243,13 +243,12 @@ __rte_rht_bucket_len(const struct rte_rhash_head *word)
 
 /*
  * The summary of a chain whose summary was summary, once an object with
- * this hash joins it: the object's Bloom bits added. len, the chain's
- * length before (from __rte_rht_bucket_len()), does not matter to it.
+ * this hash joins it: the object's Bloom bits added, whatever the chain's
+ * length.
  */
 static inline uint16_t
-__rte_rht_summary_add(uint16_t summary, uint32_t len, uint64_t hash)
+__rte_rht_summary_add(uint16_t summary, uint64_t hash)
 {
-	RTE_SET_USED(len);
 	return (uint16_t)(summary | __rte_rht_fp8_bloom(__rte_rht_fp8(hash)));
 }
 
