@@ -508,40 +508,52 @@ bulk_chains_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 {
 	struct rte_rhash_head *cur[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	const uint32_t head_off = ht->core.head_offset, key_off = ht->core.key_offset;
-	uint64_t walking = 0, found = 0, next = 0;
+	uint64_t walking = 0, found = 0, next = 0, m;
 	struct rte_rhash_head *word, *he;
+	char *o;
 	uint32_t i;
-	bool hold;
+	bool eq;
 
 	for (i = 0; i < n; i++) {
 		/* acquire: as in chain_find() */
 		word = rte_atomic_load_explicit(bkts[i], rte_memory_order_acquire);
-		he = __rte_rht_ptr(word);
 		/* an empty bucket's word, a nulls marker, has no summary bit
-		 * set: no key may be there (__rte_rht_summary_may_hold())
+		 * set: no key may be there (__rte_rht_summary_may_hold()).
+		 * The bookkeeping rides on the branch that the prefetch takes
+		 * anyway: a miss the summary answers costs no more.
 		 */
-		hold = __rte_rht_summary_may_hold(word, hashes[i]);
-		objs[i] = NULL;
-		cur[i] = he;
-		walking |= (uint64_t)hold << i;
-		if (hold)
+		if (__rte_rht_summary_may_hold(word, hashes[i])) {
+			he = __rte_rht_ptr(word);
+			cur[i] = he;
+			walking |= UINT64_C(1) << i;
 			rte_prefetch0((char *)he - head_off);
+		} else {
+			objs[i] = NULL;
+		}
 	}
 	if (walking == 0)
 		return 0;
-	/* the first round over the keys in order; the later ones, a few
-	 * keys each, through the mask
+	/* the first round over the keys in order, each object stored as if
+	 * it held the key (a hit then takes no branch of its own); the later
+	 * rounds, a few keys each, through the mask
 	 */
 	for (i = 0; i < n; i++) {
 		if (((walking >> i) & 1) == 0)
 			continue;
-		if (walk_round_k(ht, keys[i], bkts[i], hashes[i], &cur[i], &objs[i], head_off,
-				 key_off, key_len, true))
-			found |= UINT64_C(1) << i;
-		else
+		o = (char *)cur[i] - head_off;
+		eq = __rte_rht_keys_differ(keys[i], (const uint8_t *)o + key_off, key_len) == 0;
+		objs[i] = o;
+		found |= (uint64_t)eq << i;
+		if (!eq) {
+			cur[i] = chain_next(head_off, bkts[i], hashes[i], cur[i]);
 			next |= (uint64_t)(cur[i] != NULL) << i;
+		}
 	}
-	return found | bulk_walk_k(ht, keys, next, bkts, cur, hashes, objs, key_len, true);
+	found |= bulk_walk_k(ht, keys, next, bkts, cur, hashes, objs, key_len, true);
+	/* the keys whose first object was stored and that no round found */
+	for (m = walking & ~found; m != 0; m &= m - 1)
+		objs[rte_ctz64(m)] = NULL;
+	return found;
 }
 
 /* The first pass of a specialised bulk lookup over a table at rest, the common case. */
