@@ -602,13 +602,11 @@ bulk_chains_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 	return found;
 }
 
-/* The first pass of a specialised bulk lookup over a table at rest, the common case. */
-static __rte_always_inline uint64_t
-bulk_pass_rest_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
-		 const void **keys, uint32_t n, void *objs[], uint32_t key_len)
+/* The first stage of a specialised first pass over a table at rest, the common case. */
+static __rte_always_inline void
+hash_rest_n(const struct __rte_rht_table *tbl, const void **keys, uint32_t n, uint64_t *hashes,
+	    struct rte_rhash_head ***bkts, uint32_t key_len)
 {
-	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
@@ -616,58 +614,50 @@ bulk_pass_rest_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *
 		bkts[i] = __rte_rht_bucket(tbl, rht_hash_idx(tbl, hashes[i]));
 		rte_prefetch0(bkts[i]);
 	}
-	return bulk_chains_k(ht, keys, n, bkts, hashes, objs, key_len);
-}
-
-/*
- * The first pass of a specialised bulk lookup while tbl's objects move to
- * a flat table of the same key seed (a grow or shrink), keys 0 to n-1
- * (todo): as bulk_pass_k() picks their tables, then their chains as at
- * rest. Returns the keys found, the others whose bucket is in the later
- * table in *in_next; false when the tables are of another kind (nested,
- * a re-seed), which bulk_pass_k() looks up.
- */
-static __rte_always_inline bool
-bulk_pass_moving_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
-		   const void **keys, uint32_t n, uint64_t todo, void *objs[], uint64_t *found,
-		   uint64_t *in_next, uint32_t key_len)
-{
-	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	const struct __rte_rht_table *later;
-	uint32_t emptied;
-
-	later = rehash_progress(tbl, &emptied);
-	if (later == NULL || !flat_pair(tbl, later))
-		return false;
-	if (mark_near_end(tbl, emptied))
-		hash_moving_flat_n(tbl, later, emptied, keys, n, hashes, bkts, key_len, true);
-	else
-		hash_moving_flat_n(tbl, later, emptied, keys, n, hashes, bkts, key_len, false);
-	*found = bulk_chains_k(ht, keys, n, bkts, hashes, objs, key_len);
-	if (*found != todo)
-		*in_next = in_flat_table(later, bkts, todo & ~*found);
-	return true;
 }
 
 /*
  * The first pass of a specialised bulk lookup, keys 0 to n-1 (todo), in
  * the common cases: a table at rest, or a grow or shrink between flat
- * tables. false when bulk_pass_k() is to look them up instead.
+ * tables of the same key seed, whose keys are hashed as bulk_pass_k()
+ * picks their tables. Their chains are then walked by the same code
+ * (bulk_chains_k()), inlined once instead of once for each case (an
+ * eighth of rte_rhashtable_lookup_bulk()'s code; the rates at rest and
+ * during a rehash held still did not move). Returns false when the
+ * tables are of another kind (nested, a re-seed), which bulk_pass_k()
+ * looks up; else the keys found in *found and, during a rehash, those
+ * not found whose bucket is in the later table in *in_next.
  */
 static __rte_always_inline bool
 bulk_first_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
 		  const void **keys, uint32_t n, uint64_t todo, void *objs[], uint64_t *found,
 		  uint64_t *in_next, uint32_t key_len)
 {
+	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	const struct __rte_rht_table *later = NULL;
+	uint32_t emptied;
+
 	/* relaxed: only picks the code; a key the pass misses is looked for
 	 * again after an acquire load of future_tbl
 	 */
 	if (likely(rte_atomic_load_explicit(&tbl->future_tbl, rte_memory_order_relaxed) == NULL)) {
-		*found = bulk_pass_rest_k(ht, tbl, keys, n, objs, key_len);
-		return true;
+		hash_rest_n(tbl, keys, n, hashes, bkts, key_len);
+	} else {
+		later = rehash_progress(tbl, &emptied);
+		if (later == NULL || !flat_pair(tbl, later))
+			return false;
+		if (mark_near_end(tbl, emptied))
+			hash_moving_flat_n(tbl, later, emptied, keys, n, hashes, bkts, key_len,
+					   true);
+		else
+			hash_moving_flat_n(tbl, later, emptied, keys, n, hashes, bkts, key_len,
+					   false);
 	}
-	return bulk_pass_moving_k(ht, tbl, keys, n, todo, objs, found, in_next, key_len);
+	*found = bulk_chains_k(ht, keys, n, bkts, hashes, objs, key_len);
+	if (later != NULL && *found != todo)
+		*in_next = in_flat_table(later, bkts, todo & ~*found);
+	return true;
 }
 
 /*
