@@ -196,6 +196,7 @@ test_service_stalled(void)
 	TEST_ASSERT(s.worker_stalls >= 1, "tables piled up uncounted: %" PRIu64 " stalls",
 		    s.worker_stalls);
 	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 200, true), "lookups across the chain");
+	TEST_ASSERT_SUCCESS(test_found_bulk(ht, objs, 0, 200), "bulk lookups across the chain");
 
 	/* the application runs the worker itself: no more stalls */
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
@@ -228,6 +229,7 @@ test_service_outrun(void)
 	TEST_ASSERT(s.ntables >= 3, "%u tables after 200 inserts", s.ntables);
 	TEST_ASSERT_EQUAL(s.worker_stalls, 0, "a running service counted as stalled");
 	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 200, true), "lookups across the chain");
+	TEST_ASSERT_SUCCESS(test_found_bulk(ht, objs, 0, 200), "bulk lookups across the chain");
 	TEST_ASSERT_SUCCESS(rte_service_runstate_set(service_id, 0), "runstate");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	TEST_ASSERT_EQUAL(test_stats(ht).ntables, 1, "tables after rehash_run");

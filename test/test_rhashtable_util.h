@@ -182,6 +182,41 @@ test_found(const struct rte_rhashtable *ht, struct test_obj *objs, uint32_t from
 	return 0;
 }
 
+/*
+ * test_found(present) through rte_rhashtable_lookup_bulk(), bursts of
+ * RTE_RHASHTABLE_LOOKUP_BULK_MAX keys: a chain of tables then takes the
+ * bulk lookup's later passes too.
+ */
+static inline int
+test_found_bulk(const struct rte_rhashtable *ht, struct test_obj *objs, uint32_t from,
+		uint32_t to)
+{
+	const void *keys[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	void *found[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	uint32_t i, k, n;
+	uint64_t mask;
+	int hits;
+
+	for (i = from; i < to; i += n) {
+		n = RTE_MIN(to - i, (uint32_t)RTE_RHASHTABLE_LOOKUP_BULK_MAX);
+		for (k = 0; k < n; k++)
+			keys[k] = &objs[i + k].key;
+		hits = rte_rhashtable_lookup_bulk(ht, keys, n, &mask, found);
+		for (k = 0; k < n; k++) {
+			if (found[k] != &objs[i + k] || ((mask >> k) & 1) == 0) {
+				printf("bulk: key %u (object %u) not found\n", objs[i + k].key,
+				       i + k);
+				return -1;
+			}
+		}
+		if (hits != (int)n) {
+			printf("bulk: %d hits in a burst of %u present keys\n", hits, n);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static inline struct rte_rhashtable_stats
 test_stats(const struct rte_rhashtable *ht)
 {

@@ -285,7 +285,7 @@ flat_pair(const struct __rte_rht_table *tbl, const struct __rte_rht_table *later
 
 /*
  * Whether the worker's mark is in the first or last eighth of tbl: the keys
- * of a burst are then nearly all on one side of it (see hash_moving_flat()).
+ * of a burst are then nearly all on one side of it (see hash_moving_flat_n()).
  */
 static __rte_always_inline bool
 mark_near_end(const struct __rte_rht_table *tbl, uint32_t emptied)
@@ -315,7 +315,7 @@ moving_flat_load(struct moving_flat *mf, const struct __rte_rht_table *tbl,
 	mf->emptied = emptied;
 }
 
-/* One key of hash_moving_flat(): its hash and bucket, the bucket prefetched. */
+/* One key of hash_moving_flat_n(): its hash and bucket, the bucket prefetched. */
 static __rte_always_inline void
 hash_moving_key(const struct moving_flat *mf, const void *key, uint64_t *hash,
 		struct rte_rhash_head ***bkt_out, uint32_t key_len, bool branchy)
@@ -344,9 +344,9 @@ hash_moving_key(const struct moving_flat *mf, const void *key, uint64_t *hash,
 
 /*
  * The first stage of a bulk pass while tbl's objects move to later (both
- * flat_pair()): hash every key of todo, pick its table as key_table() does,
- * store its hash and bucket and prefetch the bucket. What it needs of the
- * tables is loaded once, before the loop: a bulk lookup runs as many
+ * flat_pair()): hash keys 0 to n-1, pick each one's table as key_table()
+ * does, store its hash and bucket and prefetch the bucket. What it needs
+ * of the tables is loaded once, before the loop: a bulk lookup runs as many
  * instructions as it can keep lookups in flight, and a pass through
  * key_table(), which reloaded the tables' fields at every key and or-ed the
  * keys' tables into a mask on the stack, ran at 0.81x of one at rest with
@@ -362,28 +362,13 @@ hash_moving_key(const struct moving_flat *mf, const void *key, uint64_t *hash,
  * at its threshold, 9 runs each, masked -> branchy): 0.89x -> 0.94x at 1%
  * moved, 1.06x -> 1.11x at 99%; at 50%, 0.96x masked, 0.88x branchy.
  *
- * The first pass of a burst hashes all its keys, in a loop that counts
- * (hash_moving_flat_n(), as bulk_chains_k() does): over the loop of a mask
- * of keys, frozen/rhashtable/bulk32 went from 0.76x to 0.80x of the rate
- * at rest at 1% moved, 0.81x to 0.83x at 50%, 0.91x to 0.96x at 99%.
+ * The loop counts, as bulk_chains_k()'s do: over the loop of a mask of
+ * keys it replaced, frozen/rhashtable/bulk32 went from 0.76x to 0.80x of
+ * the rate at rest at 1% moved, 0.81x to 0.83x at 50%, 0.91x to 0.96x at
+ * 99%. It serves the first pass only: a later pass during a rehash (a
+ * chain of three tables, after an emergency growth) picks each key's
+ * table with key_table().
  */
-static __rte_always_inline void
-hash_moving_flat(const struct __rte_rht_table *tbl, const struct __rte_rht_table *later,
-		 uint32_t emptied, const void **keys, uint64_t todo, uint64_t *hashes,
-		 struct rte_rhash_head ***bkts, uint32_t key_len, bool branchy)
-{
-	struct moving_flat mf;
-	uint64_t m;
-	uint32_t i;
-
-	moving_flat_load(&mf, tbl, later, emptied);
-	for (m = todo; m != 0; m &= m - 1) {
-		i = rte_ctz64(m);
-		hash_moving_key(&mf, keys[i], &hashes[i], &bkts[i], key_len, branchy);
-	}
-}
-
-/* hash_moving_flat() of keys 0 to n-1, in a loop that counts (see bulk_chains_k()). */
 static __rte_always_inline void
 hash_moving_flat_n(const struct __rte_rht_table *tbl, const struct __rte_rht_table *later,
 		   uint32_t emptied, const void **keys, uint32_t n, uint64_t *hashes,
@@ -398,7 +383,7 @@ hash_moving_flat_n(const struct __rte_rht_table *tbl, const struct __rte_rht_tab
 }
 
 /*
- * The keys of mask whose bucket from hash_moving_flat() is in later: asked
+ * The keys of mask whose bucket from hash_moving_flat_n() is in later: asked
  * only for the keys a pass did not find, so that a burst of hits does not
  * pay for it.
  */
@@ -499,28 +484,19 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, 
 	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	struct rte_rhash_head *cur[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	uint64_t m, walking = 0, found;
+	uint64_t m, walking = 0;
 	const struct __rte_rht_table *later = NULL, *t;
 	uint32_t i, emptied = 0;
-	bool moving_flat;
 
 	if (resizing)
 		later = rehash_progress(tbl, &emptied);
-	moving_flat = fast && later != NULL && flat_pair(tbl, later);
-	if (moving_flat && mark_near_end(tbl, emptied)) {
-		hash_moving_flat(tbl, later, emptied, keys, todo, hashes, bkts, key_len, true);
-	} else if (moving_flat) {
-		hash_moving_flat(tbl, later, emptied, keys, todo, hashes, bkts, key_len, false);
-	} else {
-		for (m = todo; m != 0; m &= m - 1) {
-			i = rte_ctz64(m);
-			t = key_table(ht, tbl, later, emptied, keys[i], &hashes[i], key_len,
-				      fast, true);
-			if (resizing)
-				*in_next |= (uint64_t)(t != tbl) << i;
-			bkts[i] = __rte_rht_bucket(t, rht_hash_idx(t, hashes[i]));
-			rte_prefetch0(bkts[i]);
-		}
+	for (m = todo; m != 0; m &= m - 1) {
+		i = rte_ctz64(m);
+		t = key_table(ht, tbl, later, emptied, keys[i], &hashes[i], key_len, fast, true);
+		if (resizing)
+			*in_next |= (uint64_t)(t != tbl) << i;
+		bkts[i] = __rte_rht_bucket(t, rht_hash_idx(t, hashes[i]));
+		rte_prefetch0(bkts[i]);
 	}
 	for (m = todo; m != 0; m &= m - 1) {
 		i = rte_ctz64(m);
@@ -528,10 +504,7 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, 
 		if (cur[i] != NULL)
 			walking |= UINT64_C(1) << i;
 	}
-	found = bulk_walk_k(ht, keys, walking, bkts, cur, hashes, objs, key_len, fast);
-	if (moving_flat && found != todo)
-		*in_next |= in_flat_table(later, bkts, todo & ~found);
-	return found;
+	return bulk_walk_k(ht, keys, walking, bkts, cur, hashes, objs, key_len, fast);
 }
 
 /*
