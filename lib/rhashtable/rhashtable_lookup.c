@@ -295,53 +295,6 @@ mark_near_end(const struct __rte_rht_table *tbl, uint32_t emptied)
 	return emptied < edge || emptied > tbl->size - edge;
 }
 
-/* What the first stage of a moving pass needs of its two tables, loaded once a burst. */
-struct moving_flat {
-	struct __rte_rht_mix_seeds ms, ms_later;
-	struct rte_rhash_head **base, **base_later;
-	uint32_t mask, mask_later, emptied;
-};
-
-static __rte_always_inline void
-moving_flat_load(struct moving_flat *mf, const struct __rte_rht_table *tbl,
-		 const struct __rte_rht_table *later, uint32_t emptied)
-{
-	mf->ms = tbl->mix_seeds;
-	mf->ms_later = later->mix_seeds;
-	mf->base = __rte_rht_flat_buckets(tbl);
-	mf->base_later = __rte_rht_flat_buckets(later);
-	mf->mask = tbl->mask;
-	mf->mask_later = later->mask;
-	mf->emptied = emptied;
-}
-
-/* One key of hash_moving_flat_n(): its hash and bucket, the bucket prefetched. */
-static __rte_always_inline void
-hash_moving_key(const struct moving_flat *mf, const void *key, uint64_t *hash,
-		struct rte_rhash_head ***bkt_out, uint32_t key_len, bool branchy)
-{
-	uint64_t mix = __rte_rht_key_mix(key, key_len, &mf->ms);
-	uint64_t h = __rte_rht_hash_final(mix, &mf->ms), h_later, moved;
-	uintptr_t bkt, bkt_later;
-
-	if (branchy && ((uint32_t)h & mf->mask) < mf->emptied) {
-		h = __rte_rht_hash_final(mix, &mf->ms_later);
-		*bkt_out = mf->base_later + ((uint32_t)h & mf->mask_later);
-	} else if (branchy) {
-		*bkt_out = mf->base + ((uint32_t)h & mf->mask);
-	} else {
-		h_later = __rte_rht_hash_final(mix, &mf->ms_later);
-		bkt = (uintptr_t)(mf->base + ((uint32_t)h & mf->mask));
-		bkt_later = (uintptr_t)(mf->base_later + ((uint32_t)h_later & mf->mask_later));
-		/* all ones when the worker has emptied the key's bucket of tbl */
-		moved = -(uint64_t)(((uint32_t)h & mf->mask) < mf->emptied);
-		h ^= (h ^ h_later) & moved;
-		*bkt_out = (struct rte_rhash_head **)(bkt ^ ((bkt ^ bkt_later) & moved));
-	}
-	*hash = h;
-	rte_prefetch0(*bkt_out);
-}
-
 /*
  * The first stage of a bulk pass while tbl's objects move to later (both
  * flat_pair()): hash keys 0 to n-1, pick each one's table as key_table()
@@ -374,12 +327,34 @@ hash_moving_flat_n(const struct __rte_rht_table *tbl, const struct __rte_rht_tab
 		   uint32_t emptied, const void **keys, uint32_t n, uint64_t *hashes,
 		   struct rte_rhash_head ***bkts, uint32_t key_len, bool branchy)
 {
-	struct moving_flat mf;
+	const struct __rte_rht_mix_seeds ms = tbl->mix_seeds, ms_later = later->mix_seeds;
+	struct rte_rhash_head **const base = __rte_rht_flat_buckets(tbl);
+	struct rte_rhash_head **const base_later = __rte_rht_flat_buckets(later);
+	const uint32_t mask = tbl->mask, mask_later = later->mask;
+	uint64_t mix, h, h_later, moved;
+	uintptr_t bkt, bkt_later;
 	uint32_t i;
 
-	moving_flat_load(&mf, tbl, later, emptied);
-	for (i = 0; i < n; i++)
-		hash_moving_key(&mf, keys[i], &hashes[i], &bkts[i], key_len, branchy);
+	for (i = 0; i < n; i++) {
+		mix = __rte_rht_key_mix(keys[i], key_len, &ms);
+		h = __rte_rht_hash_final(mix, &ms);
+		if (branchy && ((uint32_t)h & mask) < emptied) {
+			h = __rte_rht_hash_final(mix, &ms_later);
+			bkts[i] = base_later + ((uint32_t)h & mask_later);
+		} else if (branchy) {
+			bkts[i] = base + ((uint32_t)h & mask);
+		} else {
+			h_later = __rte_rht_hash_final(mix, &ms_later);
+			bkt = (uintptr_t)(base + ((uint32_t)h & mask));
+			bkt_later = (uintptr_t)(base_later + ((uint32_t)h_later & mask_later));
+			/* all ones when the worker has emptied the key's bucket of tbl */
+			moved = -(uint64_t)(((uint32_t)h & mask) < emptied);
+			h ^= (h ^ h_later) & moved;
+			bkts[i] = (struct rte_rhash_head **)(bkt ^ ((bkt ^ bkt_later) & moved));
+		}
+		hashes[i] = h;
+		rte_prefetch0(bkts[i]);
+	}
 }
 
 /*
