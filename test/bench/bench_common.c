@@ -42,6 +42,7 @@ static const struct bench_peer *const peers[BENCH_SYS_MAX] = {
 	[BENCH_SYS_RHT] = &bench_peer_rht,
 	[BENCH_SYS_HASH] = &bench_peer_hash,
 	[BENCH_SYS_LFHT] = &bench_peer_lfht,
+	[BENCH_SYS_LINE] = &bench_peer_line,
 };
 
 static const char *const stream_names[BENCH_STREAM_MAX] = {
@@ -157,9 +158,15 @@ bench_sys_has_churn(enum bench_sys sys)
 }
 
 int
+bench_sys_is_probe(enum bench_sys sys)
+{
+	return sys < BENCH_SYS_MAX && peers[sys]->probe;
+}
+
+int
 bench_sys_has_sizing(enum bench_sys sys, enum bench_sizing z)
 {
-	if (sys == BENCH_SYS_HASH)
+	if (sys == BENCH_SYS_HASH || sys == BENCH_SYS_LINE)
 		return z == BENCH_PRESIZED;
 	if (sys == BENCH_SYS_LFHT)
 		return z == BENCH_PRESIZED || z == BENCH_GROW_INLINE;

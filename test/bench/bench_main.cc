@@ -8,7 +8,7 @@
  * here: every measured loop runs in the shim.
  *
  * Usage:
- *   dpdk-rhashtable-bench [--short|--long] [--trace_out=FILE]
+ *   dpdk-rhashtable-bench [--short|--long] [--trace_out=FILE] [--probes]
  *                         [--benchmark_* flags] [-- EAL args]
  * RHT_BENCH_MODE=short|long does the same as --short/--long. Without EAL
  * args: --no-pci -l 0-1 --file-prefix=rht-bench-<pid>; the --no-huge
@@ -40,6 +40,7 @@ enum class Mode { Short, Normal, Long };
 struct Options {
 	Mode mode = Mode::Normal;
 	std::string trace_out;
+	bool probes = false;
 };
 
 Options opt;
@@ -613,9 +614,17 @@ register_all()
 {
 	for (uint32_t n : table_sizes()) {
 		for (int s = 0; s < BENCH_SYS_MAX; s++) {
-			register_lookups(static_cast<bench_sys>(s), n);
-			register_contend(static_cast<bench_sys>(s), n);
-			register_writes(static_cast<bench_sys>(s), n);
+			auto sys = static_cast<bench_sys>(s);
+
+			/* design probes: lookups only, when asked */
+			if (bench_sys_is_probe(sys)) {
+				if (opt.probes)
+					register_lookups(sys, n);
+				continue;
+			}
+			register_lookups(sys, n);
+			register_contend(sys, n);
+			register_writes(sys, n);
 		}
 		benchmark::RegisterBenchmark(case_name({"limit", "batch32"}, n).c_str(),
 					     BM_limit, 1, n)
@@ -683,6 +692,8 @@ split_args(int argc, char **argv, std::vector<char *> &bench_args,
 			opt.mode = Mode::Long;
 		else if (std::strncmp(argv[i], "--trace_out=", 12) == 0)
 			opt.trace_out = argv[i] + 12;
+		else if (std::strcmp(argv[i], "--probes") == 0)
+			opt.probes = true;
 		else
 			bench_args.push_back(argv[i]);
 	}
@@ -708,10 +719,13 @@ add_context()
 	benchmark::AddCustomContext("rht_mode", mode_name());
 	benchmark::AddCustomContext("rht_eal_args", bench_eal_args());
 	benchmark::AddCustomContext("rht_hugepages", bench_no_huge() ? "no (--no-huge)" : "yes");
-	for (int s = 0; s < BENCH_SYS_MAX; s++)
-		benchmark::AddCustomContext(std::string("rht_note_") +
-					    bench_sys_name(static_cast<bench_sys>(s)),
-					    bench_sys_note(static_cast<bench_sys>(s)));
+	for (int s = 0; s < BENCH_SYS_MAX; s++) {
+		auto sys = static_cast<bench_sys>(s);
+
+		if (!bench_sys_is_probe(sys) || opt.probes)
+			benchmark::AddCustomContext(std::string("rht_note_") + bench_sys_name(sys),
+						    bench_sys_note(sys));
+	}
 	benchmark::AddCustomContext("rht_note_lookup",
 		"each lookup case: bursts of 32 keys from a 4Mi-key stream, a quiescent "
 		"state reported after every burst, a field of every flow found read");

@@ -89,11 +89,14 @@ struct bench_peer {
 	void (*destroy)(void);
 	/** Sizing used to build the tables that lookups run on. */
 	enum bench_sizing lookup_sizing;
+	/** A design probe, not a table: lookup cases only, with --probes. */
+	int probe;
 };
 
 extern const struct bench_peer bench_peer_rht;
 extern const struct bench_peer bench_peer_hash;
 extern const struct bench_peer bench_peer_lfht;
+extern const struct bench_peer bench_peer_line;
 
 /* Shared state and helpers of bench_common.c */
 

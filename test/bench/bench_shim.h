@@ -30,6 +30,7 @@ enum bench_sys {
 	BENCH_SYS_RHT = 0,  /**< rte_rhashtable (this project). */
 	BENCH_SYS_HASH,     /**< DPDK rte_hash, lock-free RW concurrency + RCU QSBR. */
 	BENCH_SYS_LFHT,     /**< liburcu cds_lfht, urcu-qsbr flavour. */
+	BENCH_SYS_LINE,     /**< Design probe: buckets of one cache line (--probes). */
 	BENCH_SYS_MAX
 };
 
@@ -124,6 +125,9 @@ const char *bench_sys_name(enum bench_sys sys);
 
 /** One line describing how the system is set up (hash, modes, what a lookup reads). */
 const char *bench_sys_note(enum bench_sys sys);
+
+/** Non-zero if sys is a design probe (lookups only, run with --probes). */
+int bench_sys_is_probe(enum bench_sys sys);
 
 /** Non-zero if the system has lookup mode m. */
 int bench_sys_has_mode(enum bench_sys sys, enum bench_lookup_mode m);
