@@ -3,22 +3,29 @@
  */
 
 /*
- * A design probe, not a table: what bulk lookups would cost if a bucket
- * were one cache line of seven tagged object pointers (16 bits of the hash
- * above a 48-bit address) and the head of an overflow chain, in as many
- * bytes as rte_rhashtable's bucket words for the same n (a table grown to
- * n at its 70% threshold). Filled once, read by one thread: no locks, no
- * RCU, no resize, no remove. A burst hashes its keys with the library's
- * default hash and prefetches their lines, checks each line's seven tags
- * at once (AVX-512 where the CPU has it, else a loop) and prefetches the
- * first match, then compares the keys; a key past its first match or in
- * the overflow is looked for after the burst. Run with --probes
+ * A design probe, not a table: what lookups would cost if a bucket were
+ * one cache line of seven tagged object pointers (16 bits of the hash
+ * above a 48-bit address) and an overflow word (the head of a chain, with
+ * a 16-bit summary of its keys above it), in as many bytes as
+ * rte_rhashtable's bucket words for the same n (a table grown to n at its
+ * 70% threshold: four keys a line), or with RHT_LINEPROBE_KEYS_PER_LINE=x
+ * as many lines as hold n at x keys each (the lines indexed by a
+ * multiply-shift of the hash, so any count goes). Filled once, read by one
+ * thread: no locks, no RCU, no resize, no remove.
+ *
+ * A burst hashes its keys with the library's hash and prefetches their
+ * lines; checks each line's seven tags at once (AVX-512 where the CPU has
+ * it, else a loop) and prefetches the first match, or the overflow's head
+ * when no tag matches and the summary may hold the key; then compares the
+ * keys. A key past that first candidate is looked for after the burst.
+ * Single lookups take the same steps a key at a time. Run with --probes
  * (doc/perf/history.md, "A bucket of one cache line").
  */
 
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include <rte_common.h>
 #include <rte_cpuflags.h>
@@ -48,7 +55,7 @@ struct line {
 } __rte_aligned(64);
 
 static struct line *lines;
-static uint64_t lmask;
+static uint64_t nlines;
 static struct line_flow *objs;
 static uint32_t objs_n;
 static struct __rte_rht_mix_seeds ms;
@@ -92,10 +99,32 @@ line_hash(const struct bench_key *k)
 	return __rte_rht_hash_final(__rte_rht_key_mix(k, sizeof(*k), &ms), &ms);
 }
 
+/* The tag of hash h in bits 48-63, never 0: an empty slot (0) matches no key. */
+static inline uint64_t
+line_tag(uint64_t h)
+{
+	return (h & TAG_MASK) | (UINT64_C(1) << 48);
+}
+
+/* The line of hash h: a multiply-shift of its low half, for any count. */
+static inline struct line *
+line_of(uint64_t h)
+{
+	return &lines[((h & 0xffffffff) * nlines) >> 32];
+}
+
+/* The overflow word's summary: one of 16 bits above its head's address. */
+static inline uint64_t
+line_ovf_bit(uint64_t h)
+{
+	return UINT64_C(1) << (48 + ((h >> 44) & 15));
+}
+
 static int
 line_create(uint32_t n, enum bench_sizing z)
 {
 	uint64_t buckets = 64, nl;
+	const char *kpl;
 
 	if (z != BENCH_PRESIZED)
 		return -ENOTSUP;
@@ -103,11 +132,15 @@ line_create(uint32_t n, enum bench_sizing z)
 	while (buckets * 70 / 100 < n)
 		buckets *= 2;
 	nl = buckets / 8;
+	/* or as many lines as hold n at the keys a line asked for */
+	kpl = getenv("RHT_LINEPROBE_KEYS_PER_LINE");
+	if (kpl != NULL && strtod(kpl, NULL) >= 1.0)
+		nl = RTE_MAX((uint64_t)(n / strtod(kpl, NULL)), UINT64_C(1));
+	nlines = nl;
 	tbl_bytes = nl * sizeof(struct line);
 	lines = rte_zmalloc("line_proto", tbl_bytes, 64);
 	if (lines == NULL)
 		return -ENOMEM;
-	lmask = nl - 1;
 	return 0;
 }
 
@@ -118,16 +151,16 @@ line_insert(uint32_t lo, uint32_t hi)
 
 	for (i = lo; i < hi; i++) {
 		uint64_t h = line_hash(&objs[i].key);
-		struct line *l = &lines[h & lmask];
+		struct line *l = line_of(h);
 
 		for (s = 0; s < SLOTS; s++)
 			if (l->w[s] == 0)
 				break;
 		if (s < SLOTS) {
-			l->w[s] = (h & TAG_MASK) | (uintptr_t)&objs[i];
+			l->w[s] = line_tag(h) | (uintptr_t)&objs[i];
 		} else {
-			objs[i].next = (struct line_flow *)(uintptr_t)l->w[7];
-			l->w[7] = (uintptr_t)&objs[i];
+			objs[i].next = (struct line_flow *)(uintptr_t)(l->w[7] & PTR_MASK);
+			l->w[7] = (l->w[7] & TAG_MASK) | line_ovf_bit(h) | (uintptr_t)&objs[i];
 		}
 	}
 	return 0;
@@ -186,7 +219,7 @@ line_slow(const struct line *l, uint32_t m, const struct bench_key *k)
 		if (bench_key_eq(&o->key, k))
 			return o;
 	}
-	for (o = (const struct line_flow *)(uintptr_t)l->w[7]; o != NULL; o = o->next)
+	for (o = (const struct line_flow *)(uintptr_t)(l->w[7] & PTR_MASK); o != NULL; o = o->next)
 		if (bench_key_eq(&o->key, k))
 			return o;
 	return NULL;
@@ -197,7 +230,7 @@ line_lookup_k(const struct bench_key *keys, uint64_t *acc, bool bare, bool vec)
 {
 	const struct line *ls[BENCH_BURST];
 	const struct line_flow *cand[BENCH_BURST];
-	uint64_t tags[BENCH_BURST];
+	uint64_t tags[BENCH_BURST], hs[BENCH_BURST];
 	uint32_t rest[BENCH_BURST];
 	uint32_t i, m, hits = 0;
 	uint64_t h, slow = 0;
@@ -205,8 +238,9 @@ line_lookup_k(const struct bench_key *keys, uint64_t *acc, bool bare, bool vec)
 
 	for (i = 0; i < BENCH_BURST; i++) {
 		h = line_hash(&keys[i]);
-		ls[i] = &lines[h & lmask];
-		tags[i] = h & TAG_MASK;
+		ls[i] = line_of(h);
+		tags[i] = line_tag(h);
+		hs[i] = h;
 		rte_prefetch0(ls[i]);
 	}
 	for (i = 0; i < BENCH_BURST; i++) {
@@ -217,8 +251,16 @@ line_lookup_k(const struct bench_key *keys, uint64_t *acc, bool bare, bool vec)
 									PTR_MASK);
 			rte_prefetch0(cand[i]);
 		} else {
+			/* no tag: the overflow's head, if its summary may hold the
+			 * key, in the same round
+			 */
+			uint64_t ow = ls[i]->w[7];
+
 			cand[i] = NULL;
-			slow |= (uint64_t)(ls[i]->w[7] != 0) << i;
+			if (ow & line_ovf_bit(hs[i])) {
+				cand[i] = (const struct line_flow *)(uintptr_t)(ow & PTR_MASK);
+				rte_prefetch0(cand[i]);
+			}
 		}
 	}
 	for (i = 0; i < BENCH_BURST; i++) {
@@ -243,6 +285,49 @@ line_lookup_k(const struct bench_key *keys, uint64_t *acc, bool bare, bool vec)
 		}
 	}
 	return hits;
+}
+
+static __rte_always_inline uint32_t
+line_single_k(const struct bench_key *keys, uint64_t *acc, bool vec)
+{
+	const struct line_flow *o;
+	const struct line *l;
+	uint32_t i, m, hits = 0;
+	uint64_t h, tag;
+
+	for (i = 0; i < BENCH_BURST; i++) {
+		h = line_hash(&keys[i]);
+		l = line_of(h);
+		tag = line_tag(h);
+		m = vec ? line_match_simd(l, tag) : line_match_loop(l, tag);
+		o = NULL;
+		if (m != 0) {
+			o = (const struct line_flow *)(uintptr_t)(l->w[__builtin_ctz(m)] & PTR_MASK);
+			if (!bench_key_eq(&o->key, &keys[i]))
+				o = line_slow(l, m & (m - 1), &keys[i]);
+		} else if (l->w[7] & line_ovf_bit(h)) {
+			o = line_slow(l, 0, &keys[i]);
+		}
+		if (o != NULL) {
+			hits++;
+			*acc += o->hits;
+		}
+	}
+	return hits;
+}
+
+LINE_TARGET static uint32_t
+line_single_simd(const struct bench_key *keys, uint64_t *acc)
+{
+	return line_single_k(keys, acc, true);
+}
+
+static uint32_t
+line_single(const struct bench_key *keys, uint64_t *acc)
+{
+	if (simd)
+		return line_single_simd(keys, acc);
+	return line_single_k(keys, acc, false);
 }
 
 LINE_TARGET static uint32_t
@@ -303,7 +388,11 @@ const struct bench_peer bench_peer_line = {
 	.insert = line_insert,
 	.settle = line_settle,
 	.remove = line_remove,
-	.lookup = { [BENCH_BULK] = line_lookup, [BENCH_BULK_BARE] = line_lookup_bare },
+	.lookup = {
+		[BENCH_SINGLE] = line_single,
+		[BENCH_BULK] = line_lookup,
+		[BENCH_BULK_BARE] = line_lookup_bare,
+	},
 	.quiescent = line_quiescent,
 	.table_bytes = line_table_bytes,
 	.destroy = line_destroy,
