@@ -113,6 +113,13 @@ line_of(uint64_t h)
 	return &lines[((h & 0xffffffff) * nlines) >> 32];
 }
 
+/* The object of a slot or of the overflow word: the address below the tag or summary. */
+static inline const struct line_flow *
+line_obj(uint64_t w)
+{
+	return (const struct line_flow *)(uintptr_t)(w & PTR_MASK);
+}
+
 /* The overflow word's summary: one of 16 bits above its head's address. */
 static inline uint64_t
 line_ovf_bit(uint64_t h)
@@ -124,7 +131,8 @@ static int
 line_create(uint32_t n, enum bench_sizing z)
 {
 	uint64_t buckets = 64, nl;
-	const char *kpl;
+	const char *env = getenv("RHT_LINEPROBE_KEYS_PER_LINE");
+	double kpl = env != NULL ? strtod(env, NULL) : 0;
 
 	if (z != BENCH_PRESIZED)
 		return -ENOTSUP;
@@ -133,9 +141,8 @@ line_create(uint32_t n, enum bench_sizing z)
 		buckets *= 2;
 	nl = buckets / 8;
 	/* or as many lines as hold n at the keys a line asked for */
-	kpl = getenv("RHT_LINEPROBE_KEYS_PER_LINE");
-	if (kpl != NULL && strtod(kpl, NULL) >= 1.0)
-		nl = RTE_MAX((uint64_t)(n / strtod(kpl, NULL)), UINT64_C(1));
+	if (kpl >= 1.0)
+		nl = RTE_MAX((uint64_t)(n / kpl), UINT64_C(1));
 	nlines = nl;
 	tbl_bytes = nl * sizeof(struct line);
 	lines = rte_zmalloc("line_proto", tbl_bytes, 64);
@@ -159,7 +166,7 @@ line_insert(uint32_t lo, uint32_t hi)
 		if (s < SLOTS) {
 			l->w[s] = line_tag(h) | (uintptr_t)&objs[i];
 		} else {
-			objs[i].next = (struct line_flow *)(uintptr_t)(l->w[7] & PTR_MASK);
+			objs[i].next = (struct line_flow *)(uintptr_t)line_obj(l->w[7]);
 			l->w[7] = (l->w[7] & TAG_MASK) | line_ovf_bit(h) | (uintptr_t)&objs[i];
 		}
 	}
@@ -215,11 +222,11 @@ line_slow(const struct line *l, uint32_t m, const struct bench_key *k)
 	const struct line_flow *o;
 
 	for (; m != 0; m &= m - 1) {
-		o = (const struct line_flow *)(uintptr_t)(l->w[__builtin_ctz(m)] & PTR_MASK);
+		o = line_obj(l->w[__builtin_ctz(m)]);
 		if (bench_key_eq(&o->key, k))
 			return o;
 	}
-	for (o = (const struct line_flow *)(uintptr_t)(l->w[7] & PTR_MASK); o != NULL; o = o->next)
+	for (o = line_obj(l->w[7]); o != NULL; o = o->next)
 		if (bench_key_eq(&o->key, k))
 			return o;
 	return NULL;
@@ -247,8 +254,7 @@ line_lookup_k(const struct bench_key *keys, uint64_t *acc, bool bare, bool vec)
 		m = vec ? line_match_simd(ls[i], tags[i]) : line_match_loop(ls[i], tags[i]);
 		rest[i] = m & (m - 1);
 		if (m != 0) {
-			cand[i] = (const struct line_flow *)(uintptr_t)(ls[i]->w[__builtin_ctz(m)] &
-									PTR_MASK);
+			cand[i] = line_obj(ls[i]->w[__builtin_ctz(m)]);
 			rte_prefetch0(cand[i]);
 		} else {
 			/* no tag: the overflow's head, if its summary may hold the
@@ -258,7 +264,7 @@ line_lookup_k(const struct bench_key *keys, uint64_t *acc, bool bare, bool vec)
 
 			cand[i] = NULL;
 			if (ow & line_ovf_bit(hs[i])) {
-				cand[i] = (const struct line_flow *)(uintptr_t)(ow & PTR_MASK);
+				cand[i] = line_obj(ow);
 				rte_prefetch0(cand[i]);
 			}
 		}
@@ -302,7 +308,7 @@ line_single_k(const struct bench_key *keys, uint64_t *acc, bool vec)
 		m = vec ? line_match_simd(l, tag) : line_match_loop(l, tag);
 		o = NULL;
 		if (m != 0) {
-			o = (const struct line_flow *)(uintptr_t)(l->w[__builtin_ctz(m)] & PTR_MASK);
+			o = line_obj(l->w[__builtin_ctz(m)]);
 			if (!bench_key_eq(&o->key, &keys[i]))
 				o = line_slow(l, m & (m - 1), &keys[i]);
 		} else if (l->w[7] & line_ovf_bit(h)) {
