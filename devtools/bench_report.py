@@ -158,7 +158,7 @@ def goals():
                         ("contend", "rhashtable", mode, "writer", n),
                         ("contend", "rte_hash", mode + "_bare", "writer", n), "Mops"))
     for mode in ("bulk32", "single"):
-        out.append(("resize", "worst 10 ms window / steady, 1Mi -> 2Mi -> 1Mi, %s" % mode, 0.8,
+        out.append(("resize", "worst 10 ms window / steady, 128Ki -> 256Ki -> 128Ki buckets, %s" % mode, 0.8,
                     ("resize", "rhashtable", mode, MI), None, "min_over_steady"))
         # no goal of their own: which part of a grow or shrink the worst window falls in
         for part, counter in (("the writer alone, before the rehash starts",
@@ -662,7 +662,7 @@ def plot_resize(trace, out_dir):
     png = "resize_timeline.png"
     ok = gnuplot("""set terminal pngcairo size 900,520 noenhanced
 set output '%s'
-set title 'Lookups of present keys every 10 ms during 1Mi -> 2Mi -> 1Mi buckets'
+set title 'Lookups of present keys every 10 ms during 128Ki -> 256Ki -> 128Ki buckets'
 set xlabel 'time (ms)'
 set ylabel 'Mops/s'
 set y2label 'buckets (Mi)'

@@ -374,13 +374,15 @@ test_lookup_bulk(void)
 }
 
 /*
- * Bulk lookups of keys deep in a chain: each chain step of the burst is one
- * round of the pipeline, so keys at every position of a long chain, and
- * absent keys of the same bucket that walk it to its end, must come out
- * right. No rehash runs: the 64-bucket table keeps its chains.
+ * Bulk lookups of keys deep in an overflow chain: each chain step of the
+ * burst is one round of the pipeline, so keys in the slots and at every
+ * position of a long chain, and absent keys of the same bucket that walk it
+ * to its end, must come out right. One bucket takes CHAIN_LEN objects: its
+ * seven slots, then a chain of ten. No rehash runs: the 64-bucket table
+ * keeps its chains.
  */
-#define CHAIN_LEN 10
-#define CHAIN_POOL 4096
+#define CHAIN_LEN (RTE_RHASHTABLE_BUCKET_SLOTS + 10)
+#define CHAIN_POOL 8192
 
 /*
  * rte_rhashtable_prefetch_bulk() at every depth, as a pipelined caller runs
@@ -422,8 +424,8 @@ lookup_bulk_chains(struct test_obj *pool)
 	target = rte_rhashtable_default_hash(&pool[0].key, sizeof(pool[0].key), info.seed) &
 		 (info.buckets - 1);
 	/* CHAIN_LEN objects of bucket target in, as many of its keys out,
-	 * from the keys below those the second loop takes: about 63 of them
-	 * fall in the bucket, so finding 20 does not depend on the seed
+	 * from the keys below those the second loop takes: about 127 of them
+	 * fall in the bucket, so finding 34 does not depend on the seed
 	 */
 	for (i = 0; i < CHAIN_POOL - RTE_RHASHTABLE_LOOKUP_BULK_MAX && n < 2 * CHAIN_LEN; i++) {
 		idx = rte_rhashtable_default_hash(&pool[i].key, sizeof(pool[i].key), info.seed) &
@@ -447,7 +449,7 @@ lookup_bulk_chains(struct test_obj *pool)
 	TEST_ASSERT_SUCCESS(rte_rhashtable_table_info_get(ht, 0, &info), "table info");
 	TEST_ASSERT_EQUAL(info.buckets, 64u, "still 64 buckets");
 	TEST_ASSERT_SUCCESS(check_bulk(keys, RTE_RHASHTABLE_LOOKUP_BULK_MAX, want),
-			    "64 keys, a %u-object chain", CHAIN_LEN);
+			    "64 keys, a bucket of %u objects", CHAIN_LEN);
 	TEST_ASSERT_SUCCESS(check_bulk(keys, 2 * CHAIN_LEN, want), "the chain's bucket only");
 	TEST_ASSERT_SUCCESS(check_bulk(keys + CHAIN_LEN - 1, 2, want + CHAIN_LEN - 1),
 			    "the chain's last object and an absent key");
@@ -559,9 +561,10 @@ test_lookup_insert_bulk(void)
 
 /*
  * A bulk insert answers as lookup_insert one object after the other, also
- * where chains reach RTE_RHT_MAX_CHAIN_LEN: two tables with a seedless
- * hash of few values take the same objects, one by single calls, one by
- * bursts of 32, and must end alike, object by object.
+ * where buckets fill up (seven slots, then an overflow chain of
+ * RTE_RHT_MAX_CHAIN_LEN): two tables with a seedless hash of few values
+ * take the same objects, one by single calls, one by bursts of 32, and
+ * must end alike, object by object.
  */
 #define BULK_SAME_N 600
 
@@ -680,9 +683,11 @@ test_lookup_fast(void)
  * bytes: the specialised lengths (rhashtable_pvt.h) and the lengths around
  * them. Keys differ in their first and in their last byte, so that a
  * lookup of the wrong length misses keys, or finds the wrong object.
+ * LEN_OBJS fill the 448 slots of the first table (64 buckets) several
+ * times over.
  */
 #define LEN_KEY_MAX 100
-#define LEN_OBJS 300
+#define LEN_OBJS 2100
 
 struct len_obj {
 	uint8_t key[LEN_KEY_MAX];
@@ -880,7 +885,8 @@ var_cmp(const void *key, const void *obj)
 	return strcmp(key, o->name);
 }
 
-#define N_VAR 300
+/* past the grow threshold of 256 buckets (1254 objects): the table grows to 512 */
+#define N_VAR 1300
 
 static int
 var_keys_check(struct rte_rhashtable *t, struct var_obj *vo)
@@ -907,7 +913,7 @@ test_variable_keys_body(struct rte_rhashtable *t, struct var_obj *vo)
 
 	for (i = 0; i < N_VAR; i++) {
 		vo[i].id = i;
-		/* 4 to 41 characters; every key ends in '|', so a key without
+		/* 4 to 43 characters; every key ends in '|', so a key without
 		 * its last character is never a key
 		 */
 		snprintf(vo[i].name, sizeof(vo[i].name), "k%u_%.*s|", i, (int)(i % 37),
@@ -920,7 +926,7 @@ test_variable_keys_body(struct rte_rhashtable *t, struct var_obj *vo)
 	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_insert(t, &dup.node), -EEXIST, "duplicate key");
 
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(t), "rehash_run");
-	TEST_ASSERT(test_stats(t).buckets >= 512, "300 objects did not grow the table");
+	TEST_ASSERT(test_stats(t).buckets >= 512, "%u objects did not grow the table", N_VAR);
 	TEST_ASSERT_SUCCESS(var_keys_check(t, vo), "lookups after the grow");
 
 	/* a re-seed moves every object: each is rehashed with obj_hashfn */
@@ -1243,16 +1249,20 @@ test_bucket_summary(void)
 
 /*
  * One bucket through every summary: keys that share their bucket in every
- * table but not their fingerprint (fp_hash()); chains grow to 4 and shrink
- * back by removals at the head, in the middle and at the end, each of which
+ * table but not their fingerprint (fp_hash()); once fillers take the
+ * bucket's seven slots, its overflow chain grows to 4 and shrinks back by
+ * removals at the head, in the middle and at the end, each of which
  * recomputes the summary. Lookups of the keys left must hit; of absent keys
- * must miss, and while the chain holds one object, without comparing any
- * key but those of the object's fingerprint (fp_cmp() counts the compares).
+ * must miss, and while the chain holds one object, without comparing with
+ * it any key but those of its fingerprint (fp_cmp() counts the compares
+ * with the chain's objects, not with the fillers, whose slot tags decide).
  */
 #define FP_KEYS 4
 #define FP_ABSENT 64
+#define FP_OBJS (FP_KEYS + FP_ABSENT + RTE_RHASHTABLE_BUCKET_SLOTS) /* fillers last */
 
 static unsigned int fp_cmp_calls;
+static const struct test_obj *fp_chain; /* the FP_KEYS objects of the chain */
 
 static uint32_t
 fp_hash(const void *key, uint32_t key_len __rte_unused, uint32_t seed __rte_unused)
@@ -1267,8 +1277,10 @@ fp_hash(const void *key, uint32_t key_len __rte_unused, uint32_t seed __rte_unus
 static int
 fp_cmp(const void *key, const void *obj)
 {
-	fp_cmp_calls++;
-	return memcmp(key, &((const struct test_obj *)obj)->key, sizeof(uint32_t));
+	const struct test_obj *o = obj;
+
+	fp_cmp_calls += o >= fp_chain && o < fp_chain + FP_KEYS;
+	return memcmp(key, &o->key, sizeof(uint32_t));
 }
 
 /*
@@ -1325,6 +1337,8 @@ summary_transitions(struct rte_rhashtable *t, struct test_obj *o)
 	unsigned int cmps;
 	uint32_t i, r;
 
+	/* the fillers take the slots: the keys below go to the overflow chain */
+	TEST_ASSERT_SUCCESS(test_insert_range(t, o, FP_KEYS + FP_ABSENT, FP_OBJS), "fillers");
 	for (i = 0; i < FP_KEYS; i++) {
 		TEST_ASSERT_SUCCESS(rte_rhashtable_insert(t, &o[i].node), "insert %u", i);
 		in[i] = true;
@@ -1344,18 +1358,20 @@ summary_transitions(struct rte_rhashtable *t, struct test_obj *o)
 			TEST_ASSERT_EQUAL(cmps, fp_twins(o, o[2].key),
 					  "one object left: absent keys compared %u times", cmps);
 	}
+	TEST_ASSERT_SUCCESS(test_found(t, o, FP_KEYS + FP_ABSENT, FP_OBJS, true), "fillers");
 	return TEST_SUCCESS;
 }
 
 static int
 test_summary_transitions(void)
 {
-	struct test_obj *o = test_objs_alloc(FP_KEYS + FP_ABSENT, 1);
+	struct test_obj *o = test_objs_alloc(FP_OBJS, 1);
 	struct rte_rhashtable_params p;
 	struct rte_rhashtable *t;
 	int rc;
 
 	TEST_ASSERT_NOT_NULL(o, "objects");
+	fp_chain = o;
 	test_params_init(&p, "rht_fp");
 	p.hashfn = fp_hash;
 	p.obj_cmpfn = fp_cmp;

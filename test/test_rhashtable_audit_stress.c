@@ -19,7 +19,7 @@
  * reinsert and live_hash run twice: as a rehash that fits the caches
  * moves, and with the moves planned ahead (a window of old buckets locked
  * and hashed ahead of their moves), as a larger one does; reinsert's
- * planned run uses 128 buckets, four groups of planned moves, so that the
+ * planned run uses 128 buckets, 32 groups of planned moves, so that the
  * worker holds the locks of three groups at once as in a large table.
  * rhashtable_audit_short_autotest runs each for 2 s (fast suite),
  * rhashtable_audit_autotest for RHT_STRESS_SECONDS / 3 (stress suite).
@@ -273,8 +273,8 @@ as_reinsert_writer(void *arg)
 
 /*
  * buckets for good (max_size): the same index in old and new table at 4
- * buckets; at 128, the planned moves hold up to 96 consecutive buckets
- * locked, three of the table's four groups.
+ * buckets; at 128, the planned moves hold up to 12 consecutive buckets
+ * locked, three groups of four, as in a large table.
  */
 static int
 audit_reinsert(uint32_t buckets)
@@ -288,7 +288,7 @@ audit_reinsert(uint32_t buckets)
 	TEST_ASSERT_SUCCESS(stress_pool_init(), "pool");
 	stress_params_init(&p, "rht_audit_reinsert");
 	p.max_size = buckets;
-	p.nelem_hint = (uint16_t)(buckets / 2);
+	p.nelem_hint = (uint16_t)(buckets * RTE_RHASHTABLE_BUCKET_SLOTS / 2);
 	ret = as_table_create(&p, RTE_RHASHTABLE_QSBR_MODE_DQ, false);
 	TEST_ASSERT_SUCCESS(ret, "table");
 	for (i = 0; i < AS_NSTABLE; i++) {
@@ -383,7 +383,7 @@ test_audit_live_hash(void)
 
 	TEST_ASSERT_SUCCESS(stress_pool_init(), "pool");
 	stress_params_init(&p, "rht_audit_live_hash");
-	p.nelem_hint = AS_NCHURN; /* 64 buckets: two groups of planned moves */
+	p.nelem_hint = AS_NCHURN; /* 16 buckets: four groups of planned moves */
 	p.hashfn = as_key_hash;
 	p.obj_hashfn = as_live_obj_hash;
 	as.dead_hashed = 0;

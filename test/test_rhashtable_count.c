@@ -5,11 +5,12 @@
 /*
  * The count of chain entries (rhashtable_count.h). Each lcore counts its
  * inserts and removals in a line of its own and adds them in batches (up to
- * 1/128th of the newest bucket table) to the count that writers compare
- * with the thresholds. The count that the API reports must still be exact
- * once the writers are done, whichever lcore inserted or removed what; and
- * the rehash worker must decide on the exact count, since a batch that is
- * not full does not carry the crossing of a threshold to the writers' count.
+ * 1/128th of the newest bucket table's slots) to the count that writers
+ * compare with the thresholds. The count that the API reports must still be
+ * exact once the writers are done, whichever lcore inserted or removed what;
+ * and the rehash worker must decide on the exact count, since a batch that
+ * is not full does not carry the crossing of a threshold to the writers'
+ * count.
  */
 
 #include <errno.h>
@@ -20,7 +21,7 @@
 #include "test_rhashtable_util.h"
 
 #define COUNT_OBJS 3000
-#define COUNT_HINT 5000 /* room for COUNT_OBJS without a resize */
+#define COUNT_HINT 5000 /* 1024 buckets: room for COUNT_OBJS without a resize */
 
 struct count_range {
 	struct rte_rhashtable *ht;

@@ -32,7 +32,7 @@
 #include "test.h"
 #include "test_rhashtable_stress.h"
 
-#define FAULT_N_OBJS 20000
+#define FAULT_N_OBJS 140000
 #define FAULT_WORKER_EVERY 128
 
 struct fobj {
@@ -179,7 +179,7 @@ insert_all(struct rte_rhashtable *ht, const struct fault_run *fr, struct fault_r
 	return 0;
 }
 
-/* Run the worker until the table rests in one bucket table within 70% load. */
+/* Run the worker until the table rests in one bucket table within 70% of its slots. */
 static int
 recover(struct rte_rhashtable *ht, bool use_service)
 {
@@ -190,7 +190,7 @@ recover(struct rte_rhashtable *ht, bool use_service)
 		if (worker_step(ht, use_service) != 0)
 			return -1;
 		rte_rhashtable_stats_get(ht, &st);
-		if (st.ntables == 1 && st.nelems * 100 <= (uint64_t)st.buckets * 70)
+		if (st.ntables == 1 && st.nelems * 100 <= TEST_SLOTS((uint64_t)st.buckets) * 70)
 			return 0;
 	}
 	printf("no recovery: %u tables, %u buckets, %" PRIu64 " objects\n", st.ntables,
@@ -398,14 +398,18 @@ static const struct fault_run fail_one_in_k = {
 static const struct fault_run fail_above_one_page = {
 	.name = "fail above one page (nested)",
 	.fault = { .fail_after = 0, .min_bytes = 4097 },
-	.nelem_hint = 768,
+	.nelem_hint = 5376,
 	.expect_nested = true,
 };
 
-/* from 64 buckets: 512 buckets (4 KiB + header) must fall back too */
+/*
+ * from 4 buckets: flat tables up to 32 buckets (2 KiB + header), then 64
+ * buckets (4 KiB + header) must fall back too
+ */
 static const struct fault_run fail_above_one_page_small = {
-	.name = "fail above one page from 64 buckets",
+	.name = "fail above one page from 4 buckets",
 	.fault = { .fail_after = 0, .min_bytes = 4097 },
+	.nelem_hint = 1,
 	.expect_nested = true,
 };
 

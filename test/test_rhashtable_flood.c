@@ -12,12 +12,13 @@
  * of each key are solved for with the inverse of the 32x32 bit matrix that
  * maps them to the CRC. Then:
  * - the library's default hash (seeded, not linear) spreads them: the
- *   longest chain is short and no insert returns -EBUSY;
+ *   longest overflow chain is short and no insert returns -EBUSY;
  * - CRC32C as the table's hash, even seeded by the table, puts them all in
- *   one chain: inserts are refused with -EBUSY;
- * - a constant hash that ignores the seed gets -EBUSY exactly at the 17th
- *   object of a chain when a re-seed is already pending, as documented, and
- *   the table stays correct.
+ *   one bucket: inserts are refused with -EBUSY;
+ * - a constant hash that ignores the seed gets -EBUSY exactly at the 24th
+ *   object of a bucket (its 7 slots full, the 17th of its overflow chain)
+ *   when a re-seed is already pending, as documented, and the table stays
+ *   correct.
  *
  * rhashtable_hash_perf_autotest: cost of the default hash per 16-byte key,
  * against rte_hash_crc and rte_jhash.
@@ -45,6 +46,8 @@
 #define FLOOD_SEED 0x5eed1234U
 #define FLOOD_TARGET 0xc011151eU
 #define FLOOD_CHAIN_LIMIT 16 /* RTE_RHT_MAX_CHAIN_LEN, the documented value */
+/* objects a bucket takes: its slots, then an overflow chain up to the limit */
+#define FLOOD_BUCKET_LIMIT (RTE_RHASHTABLE_BUCKET_SLOTS + FLOOD_CHAIN_LIMIT)
 
 struct flood_obj {
 	uint8_t key[FLOOD_KEY_LEN];
@@ -192,29 +195,36 @@ flood_table(const char *name, rte_rhashtable_hashfn_t fn, uint16_t hint)
 }
 
 /*
- * Longest chain: a walk with rehashing locked returns the objects bucket by
- * bucket; the iterator's slot (a private member, read here for the test
- * only) tells where a chain ends.
+ * Fullest bucket, and longest overflow chain (in *overflow): a walk with
+ * rehashing locked returns the objects bucket by bucket, the slots' and then
+ * the overflow chain's; the iterator's slot and pos (private members, read
+ * here for the test only) tell where a bucket ends and whether an object
+ * came from the chain (pos past the slots).
  */
 static uint32_t
-longest_chain(struct rte_rhashtable *ht)
+longest_bucket(struct rte_rhashtable *ht, uint32_t *overflow)
 {
 	struct rte_rhashtable_iter it;
-	uint32_t len = 0, longest = 0, slot = UINT32_MAX;
+	uint32_t len = 0, chain = 0, longest = 0, slot = UINT32_MAX;
 	void *tbl = NULL, *o;
 	int ret;
 
+	*overflow = 0;
 	rte_rhashtable_rehash_lock(ht);
 	rte_rhashtable_walk_enter(ht, &it);
 	rte_rhashtable_walk_start(&it);
 	while ((ret = rte_rhashtable_walk_next(&it, &o)) != -ENOENT) {
 		if (ret != 0)
 			continue;
-		if (it.slot != slot || it.tbl != tbl)
+		if (it.slot != slot || it.tbl != tbl) {
 			len = 0;
+			chain = 0;
+		}
 		slot = it.slot;
 		tbl = it.tbl;
 		longest = RTE_MAX(longest, ++len);
+		if (it.pos > RTE_RHASHTABLE_BUCKET_SLOTS)
+			*overflow = RTE_MAX(*overflow, ++chain);
 	}
 	rte_rhashtable_walk_stop(&it);
 	rte_rhashtable_walk_exit(&it);
@@ -225,7 +235,8 @@ longest_chain(struct rte_rhashtable *ht)
 struct flood_result {
 	uint32_t inserted;
 	uint32_t ebusy;
-	uint32_t longest;
+	uint32_t longest;  /* objects of the fullest bucket */
+	uint32_t overflow; /* longest overflow chain */
 	struct rte_rhashtable_stats st;
 };
 
@@ -252,7 +263,7 @@ flood_insert(struct rte_rhashtable *ht, struct flood_result *r, bool ebusy_ok)
 	}
 	if (rte_rhashtable_rehash_run(ht) != 0)
 		return -1;
-	r->longest = longest_chain(ht);
+	r->longest = longest_bucket(ht, &r->overflow);
 	rte_rhashtable_stats_get(ht, &r->st);
 	return 0;
 }
@@ -295,12 +306,15 @@ test_flood_default_hash(void)
 
 	TEST_ASSERT_SUCCESS(flood_run("rht_flood_def", NULL, false, &r),
 			    "default hash under the CRC32C flood");
-	printf("default hash: %u of %u colliding keys inserted, %u -EBUSY, longest chain %u "
-	       "(%u buckets, %" PRIu64 " re-seeds, %" PRIu64 " emergency tables)\n",
-	       r.inserted, FLOOD_N_KEYS, r.ebusy, r.longest, r.st.buckets, r.st.reseeds,
-	       r.st.emergency_allocs);
-	/* 100k keys in 2^18 buckets: a chain of 9 has a probability below 1e-4 */
-	TEST_ASSERT(r.longest <= FLOOD_CHAIN_LIMIT / 2, "longest chain %u", r.longest);
+	printf("default hash: %u of %u colliding keys inserted, %u -EBUSY, fullest bucket %u, "
+	       "longest overflow chain %u (%u buckets, %" PRIu64 " re-seeds, %" PRIu64
+	       " emergency tables)\n", r.inserted, FLOOD_N_KEYS, r.ebusy, r.longest, r.overflow,
+	       r.st.buckets, r.st.reseeds, r.st.emergency_allocs);
+	/* 100k keys in 2^15 buckets of 7 slots: an overflow chain of 13 (a bucket
+	 * of 20 objects) has a probability below 1e-5
+	 */
+	TEST_ASSERT(r.overflow <= FLOOD_CHAIN_LIMIT * 3 / 4, "longest overflow chain %u",
+		    r.overflow);
 	TEST_ASSERT_EQUAL(r.st.refused_ebusy, 0, "-EBUSY with the default hash");
 	return TEST_SUCCESS;
 }
@@ -313,22 +327,25 @@ test_flood_crc32c(void)
 	TEST_ASSERT_SUCCESS(flood_run("rht_flood_crc", crc32c_hash, true, &r),
 			    "seeded CRC32C under the flood: table inconsistent");
 	printf("CRC32C (seeded by the table): %u of %u colliding keys inserted, %u -EBUSY, "
-	       "longest chain %u (%" PRIu64 " re-seeds did not help)\n", r.inserted,
+	       "fullest bucket %u (%" PRIu64 " re-seeds did not help)\n", r.inserted,
 	       FLOOD_N_KEYS, r.ebusy, r.longest, r.st.reseeds);
 	TEST_ASSERT(r.ebusy > 0, "the flood did not hit the chain limit");
-	TEST_ASSERT_EQUAL(r.longest, r.inserted, "all accepted keys are not in one chain");
+	TEST_ASSERT_EQUAL(r.longest, r.inserted, "all accepted keys are not in one bucket");
+	TEST_ASSERT_EQUAL(r.overflow, r.inserted - RTE_RHASHTABLE_BUCKET_SLOTS,
+			  "the keys past the slots are not all in its overflow chain");
 	return TEST_SUCCESS;
 }
 
 /*
- * Constant hash, 1024 buckets (load stays under 70%): each cycle a chain of
- * 16 makes the 17th insert attach a re-seeded table; 16 more go there; the
- * next one finds a full chain while the re-seed is pending: -EBUSY.
+ * Constant hash, 256 buckets (load stays under 70%): each cycle a bucket of
+ * 23 (7 slots and an overflow chain of 16) makes the 24th insert attach a
+ * re-seeded table; 23 more go there; the next one finds a full bucket while
+ * the re-seed is pending: -EBUSY.
  */
 static int
 ebusy_cycle(struct rte_rhashtable *ht, uint32_t *next, uint32_t *accepted, int cycle)
 {
-	uint32_t want = cycle == 0 ? 2 * FLOOD_CHAIN_LIMIT : FLOOD_CHAIN_LIMIT, n = 0;
+	uint32_t want = cycle == 0 ? 2 * FLOOD_BUCKET_LIMIT : FLOOD_BUCKET_LIMIT, n = 0;
 	int ret;
 
 	while ((ret = rte_rhashtable_lookup_insert(ht, &fobjs[*next].node)) == 0) {
@@ -366,8 +383,8 @@ test_ebusy_constant_hash(void)
 	rte_rhashtable_free(ht);
 	TEST_ASSERT_SUCCESS(ret, "constant hash: -EBUSY not as documented, or table wrong");
 	TEST_ASSERT_EQUAL(st.refused_ebusy, 8, "refused_ebusy %" PRIu64, st.refused_ebusy);
-	printf("constant hash: -EBUSY at the 17th object of the pending table, 8 cycles, "
-	       "%u objects in one chain, all found\n", accepted);
+	printf("constant hash: -EBUSY at the 24th object of the pending table, 8 cycles, "
+	       "%u objects in one bucket, all found\n", accepted);
 	return TEST_SUCCESS;
 }
 

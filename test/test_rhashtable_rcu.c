@@ -24,7 +24,9 @@
 #include "test.h"
 #include "test_rhashtable_util.h"
 
-#define N_OBJS 128
+#define N_OBJS 512
+/* 94% of the 448 slots of the fixture's 64 buckets: above the grow threshold */
+#define N_GROW (TEST_SLOTS(64) * 94 / 100)
 
 static struct rte_rhashtable *ht;
 static struct test_obj *objs;
@@ -167,14 +169,14 @@ test_rcu_dq_tables(void)
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rcu_qsbr_add(ht, &cfg), "rcu_qsbr_add");
 	TEST_ASSERT_SUCCESS(test_qsbr_reader_start(qv, reader_id), "register");
 
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 60), "insert");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, N_GROW), "insert");
 	freed_before = test_stats(ht).tables_freed;
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	s = test_stats(ht);
 	TEST_ASSERT_EQUAL(s.buckets, 128, "no grow at 94%% load");
 	TEST_ASSERT_EQUAL(s.tables_freed, freed_before,
 			  "old bucket table freed while a reader may be in it");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 60, true), "lookups after the grow");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, N_GROW, true), "lookups after the grow");
 
 	rte_rcu_qsbr_quiescent(qv, reader_id);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
@@ -216,7 +218,7 @@ test_rcu_sync(void)
 	TEST_ASSERT_SUCCESS(test_found(ht, objs, 5, 20, true), "lookups");
 
 	/* a grow retires a bucket table: freed at once too, objects untouched */
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 20, 60), "insert");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 20, N_GROW), "insert");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	TEST_ASSERT(test_stats(ht).tables_freed >= 1, "old table not freed in SYNC mode");
 	TEST_ASSERT_EQUAL(nfreed, 5, "rehash freed objects");

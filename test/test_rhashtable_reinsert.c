@@ -5,12 +5,15 @@
 /*
  * A removed object re-inserted at once, while a rehash is pending, under a
  * reader that stands on it. The API allows it (without free_obj the caller
- * owns a removed object): the re-insert links the object into a chain of the
- * newest bucket table, so a reader standing on it is carried into that
- * chain. The chain it lands in has the same bucket index as the one it left
- * (the hash here ignores the seed and both indexes take the same low bits):
- * only a nulls marker that names the bucket table as well as the bucket
- * tells the reader it left its chain and must restart it.
+ * owns a removed object): the re-insert links the object into an overflow
+ * chain of the newest bucket table, so a reader standing on it is carried
+ * into that chain. The chain it lands in has the same bucket index as the
+ * one it left (the hash here ignores the seed and both indexes take the
+ * same low bits): only a nulls marker that names the bucket table as well
+ * as the bucket tells the reader it left its chain and must restart it.
+ * Objects in slots have no links: fillers take the seven slots of that
+ * bucket in both tables, so that X and S are chained in the first and X
+ * is chained again in the second.
  *
  * The interleaving is forced from inside obj_cmpfn (lookups, bulk lookups)
  * and between two walk_next calls (walkers), in one thread, so that each
@@ -25,6 +28,10 @@
 /* Both in bucket 0 of a 4-bucket table and of its 8-bucket successor. */
 #define KEY_S 0x10 /* never removed: every lookup must find it */
 #define KEY_X 0x20 /* removed and re-inserted under the reader */
+/* fillers of the slots of bucket 0, in the first table and in its successor */
+#define KEY_SLOTS_OLD 0x100
+#define KEY_SLOTS_NEW 0x200
+#define N_OBJS 48
 
 static struct rte_rhashtable *ht;
 static struct test_obj *objs;
@@ -53,15 +60,32 @@ hooked_cmp(const void *key, const void *obj)
 	return memcmp(key, &o->key, sizeof(o->key));
 }
 
+/* Insert objects o[0..n) with keys first, first + 8, ...: bucket 0 of both tables. */
+static int
+fill_bucket_0(struct test_obj *o, uint32_t n, uint32_t first)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		o[i].key = first + 8 * i;
+		TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &o[i].node), "insert %#x",
+				    o[i].key);
+	}
+	return TEST_SUCCESS;
+}
+
 /*
- * Chain X -> S in bucket 0 of the first table, then fillers in the other
- * buckets until an insert finds the table full and attaches a successor
- * itself (emergency growth): a rehash is pending, and nothing moves objects
- * (no service lcore runs the worker here).
+ * Fillers in the slots of bucket 0, then chain X -> S there in the first
+ * table, then fillers in the other buckets until an insert finds the table
+ * full and attaches a successor itself (emergency growth): a rehash is
+ * pending, and nothing moves objects (no service lcore runs the worker
+ * here). Last, fillers in the slots of bucket 0 of the successor: X's
+ * re-insert goes to its overflow chain.
  */
 static int
 reinsert_setup(void)
 {
+	struct test_obj *fillers;
 	struct rte_rhashtable_params p;
 	struct rte_rhashtable_stats s;
 	uint32_t i;
@@ -72,22 +96,27 @@ reinsert_setup(void)
 	p.obj_cmpfn = hooked_cmp;
 	ht = rte_rhashtable_create(&p);
 	TEST_ASSERT_NOT_NULL(ht, "create failed");
-	objs = test_objs_alloc(16, 0);
+	objs = test_objs_alloc(N_OBJS, 0);
 	TEST_ASSERT_NOT_NULL(objs, "no memory for objects");
 	obj_s = &objs[0];
 	obj_x = &objs[1];
 	obj_s->key = KEY_S;
 	obj_x->key = KEY_X;
+	fillers = &objs[2];
+	TEST_ASSERT_SUCCESS(fill_bucket_0(fillers, RTE_RHASHTABLE_BUCKET_SLOTS, KEY_SLOTS_OLD),
+			    "slots of bucket 0");
+	fillers += RTE_RHASHTABLE_BUCKET_SLOTS;
 	TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &obj_s->node), "insert S");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &obj_x->node), "insert X");
 	/* fillers: keys 1, 2, 3, 5, 6, 7, 9, ... (never bucket 0) */
-	for (i = 2; i < 16; i++) {
-		objs[i].key = (i - 2) + (i - 2) / 3 + 1;
-		TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &objs[i].node),
-				    "insert filler %u", objs[i].key);
+	for (i = 0; fillers + i < objs + N_OBJS - RTE_RHASHTABLE_BUCKET_SLOTS; i++) {
+		fillers[i].key = i + i / 3 + 1;
+		TEST_ASSERT_SUCCESS(rte_rhashtable_insert(ht, &fillers[i].node),
+				    "insert filler %u", fillers[i].key);
 		TEST_ASSERT_SUCCESS(rte_rhashtable_stats_get(ht, &s), "stats");
 		if (s.ntables == 2)
-			return TEST_SUCCESS;
+			return fill_bucket_0(fillers + i + 1, RTE_RHASHTABLE_BUCKET_SLOTS,
+					     KEY_SLOTS_NEW);
 	}
 	printf("no emergency growth after %u inserts\n", i);
 	return TEST_FAILED;

@@ -32,7 +32,8 @@
 #include "test.h"
 #include "test_rhashtable_util.h"
 
-#define N_OBJS 4096
+/* 7 x 4096: the loads of one-word buckets, at the same table sizes */
+#define N_OBJS 28672
 
 static struct rte_rhashtable *ht;
 static struct test_obj *objs;
@@ -96,12 +97,17 @@ insert_with_worker(uint32_t from, uint32_t to, uint32_t every)
 
 /* ---- sizing ---- */
 
+/*
+ * nelem_hint asks for slots for nelem_hint * 4 / 3 objects, seven a bucket:
+ * the next power of two of ceil(nelem_hint * 4 / 3 / 7) buckets, at least 4.
+ */
 static int
 test_nelem_hint(void)
 {
 	static const struct { uint16_t hint; uint32_t buckets; } cases[] = {
-		{ 0, 64 }, { 1, 4 }, { 2, 4 }, { 3, 4 }, { 4, 8 }, { 48, 64 },
-		{ 100, 256 }, { 192, 256 }, { 1000, 2048 },
+		{ 0, 64 }, { 1, 4 }, { 2, 4 }, { 21, 4 }, { 22, 8 }, { 42, 8 }, { 43, 16 },
+		{ 336, 64 }, { 337, 128 }, { 700, 256 }, { 1344, 256 }, { 1345, 512 },
+		{ TEST_PAST_GROW_HINT, TEST_PAST_GROW_BUCKETS }, { 65535, 16384 },
 	};
 	struct rte_rhashtable_table_info info;
 	unsigned int i;
@@ -134,14 +140,25 @@ test_table_info_invalid(void)
 	TEST_ASSERT_SUCCESS(rte_rhashtable_table_info_get(ht, 0, &info), "table 0");
 	TEST_ASSERT_EQUAL(info.nlocks, info.buckets, "%u locks for %u buckets (one a bucket)",
 			  info.nlocks, info.buckets);
-	TEST_ASSERT(info.bytes >= info.buckets * sizeof(void *), "table_info.bytes %" PRIu64,
-		    info.bytes);
+	/* a bucket is a cache line: seven slots and the overflow word */
+	TEST_ASSERT(info.bytes >= info.buckets * (RTE_RHASHTABLE_BUCKET_SLOTS + 1) *
+		    sizeof(void *), "table_info.bytes %" PRIu64, info.bytes);
 	TEST_ASSERT_NOT_NULL(info.bucket_mem, "table_info.bucket_mem");
+	TEST_ASSERT(((uintptr_t)info.bucket_mem & (RTE_CACHE_LINE_SIZE - 1)) == 0,
+		    "bucket_mem %p is not on a cache line", info.bucket_mem);
 	TEST_ASSERT(!info.nested, "a small table is nested");
 	return TEST_SUCCESS;
 }
 
-/* max_size 200 is 128 buckets, so 256 objects at most. */
+/*
+ * max_size 200 is 128 buckets, so 896 objects at most (its slots). The
+ * seedless hash spreads the keys evenly, 7 a bucket: with a random one,
+ * some three buckets in a million at this load hold their seven slots and
+ * an overflow chain of RTE_RHT_MAX_CHAIN_LEN, and the insert that finds
+ * one full gets -EBUSY, which is not what this case is about.
+ */
+#define MAX_SIZE_OBJS TEST_SLOTS(128)
+
 static int
 test_max_size(void)
 {
@@ -150,22 +167,23 @@ test_max_size(void)
 	int ret;
 
 	params.max_size = 200;
+	params.hashfn = test_seedless_hash;
 	TEST_ASSERT_SUCCESS(create_table(), "create");
-	TEST_ASSERT_SUCCESS(insert_with_worker(0, 256, 16), "fill to 2 * max_size");
+	TEST_ASSERT_SUCCESS(insert_with_worker(0, MAX_SIZE_OBJS, 16), "fill to 7 * max_size");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	s = test_stats(ht);
 	TEST_ASSERT_EQUAL(s.buckets, 128, "table grew to %u buckets, max_size 200", s.buckets);
 	TEST_ASSERT_EQUAL(s.ntables, 1, "ntables %u", s.ntables);
 
 	ret = rte_rhashtable_insert(ht, &extra.node);
-	TEST_ASSERT_EQUAL(ret, -E2BIG, "insert beyond 2 * max_size returned %d", ret);
+	TEST_ASSERT_EQUAL(ret, -E2BIG, "insert beyond 7 * max_size returned %d", ret);
 	ret = rte_rhashtable_lookup_insert(ht, &extra.node);
-	TEST_ASSERT_EQUAL(ret, -E2BIG, "lookup_insert beyond 2 * max_size returned %d", ret);
+	TEST_ASSERT_EQUAL(ret, -E2BIG, "lookup_insert beyond 7 * max_size returned %d", ret);
 	s = test_stats(ht);
 	TEST_ASSERT_EQUAL(s.refused_e2big, 2, "stats.refused_e2big %" PRIu64, s.refused_e2big);
-	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 256, "count");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), MAX_SIZE_OBJS, "count");
 	TEST_ASSERT_NULL(rte_rhashtable_lookup(ht, &extra.key), "refused object found");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 256, true), "lookups at the limit");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, MAX_SIZE_OBJS, true), "lookups at the limit");
 
 	/* room again after a remove */
 	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[0].node), "remove");
@@ -174,7 +192,7 @@ test_max_size(void)
 }
 
 /*
- * A table sized for 192 objects (256 buckets) keeps its size while it only
+ * A table sized for 1344 objects (256 buckets) keeps its size while it only
  * fills, however empty: shrinking waits for a removal, as in the kernel.
  * After one, a table of one object shrinks as far as min_size allows.
  */
@@ -183,7 +201,7 @@ shrink_to_min(uint16_t min_size, uint32_t expected)
 {
 	uint32_t buckets;
 
-	params.nelem_hint = 192;
+	params.nelem_hint = 1344;
 	params.automatic_shrinking = true;
 	params.min_size = min_size;
 	TEST_ASSERT_SUCCESS(create_table(), "create");
@@ -236,15 +254,15 @@ test_grow_by_worker(void)
 	struct rte_rhashtable_stats s;
 
 	TEST_ASSERT_SUCCESS(create_table(), "create");
-	/* 40 of 64: 62%, below the grow threshold */
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 40), "insert");
+	/* 280 in the 448 slots of 64 buckets: 62%, below the grow threshold */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 280), "insert");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	s = test_stats(ht);
 	TEST_ASSERT_EQUAL(s.buckets, 64, "grew at 62%% load: %u buckets", s.buckets);
 	TEST_ASSERT_EQUAL(s.grows, 0, "stats.grows %" PRIu64, s.grows);
 
-	/* 50 of 64: 78%; the insert only schedules the grow */
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 40, 50), "insert");
+	/* 350 of 448: 78%; the insert only schedules the grow */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 280, 350), "insert");
 	s = test_stats(ht);
 	TEST_ASSERT(s.buckets == 64 && s.ntables == 1,
 		    "an insert below 100%% load resized the table (%u buckets, %u tables)",
@@ -257,10 +275,10 @@ test_grow_by_worker(void)
 	TEST_ASSERT_EQUAL(s.emergency_allocs, 0, "stats.emergency_allocs %" PRIu64,
 			  s.emergency_allocs);
 	TEST_ASSERT(s.rehashes_done >= 1, "stats.rehashes_done 0");
-	TEST_ASSERT_EQUAL(s.objs_moved, 50, "stats.objs_moved %" PRIu64, s.objs_moved);
+	TEST_ASSERT_EQUAL(s.objs_moved, 350, "stats.objs_moved %" PRIu64, s.objs_moved);
 	TEST_ASSERT(s.tables_freed >= 1, "old table not freed without QSBR");
-	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 50, "count");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 50, true), "lookups after the grow");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 350, "count");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 350, true), "lookups after the grow");
 	TEST_ASSERT_EQUAL(rte_rhashtable_rehash_run(NULL), -EINVAL, "rehash_run(NULL)");
 	return TEST_SUCCESS;
 }
@@ -387,7 +405,7 @@ test_lookups_mid_rehash(void)
 static int
 test_lookups_mid_shrink(void)
 {
-	const uint32_t present = N_OBJS / 2 - 100; /* 24% of 8192 buckets */
+	const uint32_t present = N_OBJS / 2 - 700; /* 24% of the slots of 8192 buckets */
 	uint32_t i;
 
 	params.automatic_shrinking = true;
@@ -412,15 +430,15 @@ service_step(uint32_t sid, uint32_t *buckets, uint32_t *ntables)
 }
 
 /*
- * A shrink of a 65536-bucket table (24576 objects, all but 19000 then
- * removed: 29% of the buckets), looked up after every service step: with
+ * A shrink of a 65536-bucket table (172032 objects, all but 133000 then
+ * removed: 29% of its slots), looked up after every service step: with
  * the default batch of 4096 buckets, the worker's mark stops at every
  * sixteenth of the table. Within an eighth of either end, bulk lookups
  * pick a key's table with a branch, in between with masked selects
  * (rhashtable_lookup.c): both must find every present key.
  */
-#define WIDE_OBJS 24576
-#define WIDE_PRESENT 19000
+#define WIDE_OBJS 172032
+#define WIDE_PRESENT 133000
 #define WIDE_BUCKETS 65536u
 
 static int
@@ -480,38 +498,41 @@ test_lookups_every_step(void)
  * The service at rest acts only when a writer has asked (a threshold
  * crossed): it must not miss the request of the insert that crosses the
  * grow threshold, nor lose one that arrives while rte_rhashtable_rehash_lock()
- * keeps it out.
+ * keeps it out. A table of 4 buckets: there, below 32 buckets, writers count
+ * in batches of one (rhashtable_count.h), so the insert that crosses the
+ * threshold is the one that sees it crossed.
  */
 static int
 test_worker_scheduled_by_writers(void)
 {
 	uint32_t sid, buckets = 0, ntables = 0, step;
 
+	params.nelem_hint = 1;
 	TEST_ASSERT_SUCCESS(create_table(), "create");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_service_id_get(ht, &sid), "service id");
-	/* 44 of 64: 69%, below the grow threshold */
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 44), "insert");
+	/* 19 in the 28 slots of 4 buckets: 68%, below the grow threshold */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 19), "insert");
 	TEST_ASSERT_SUCCESS(service_step(sid, &buckets, &ntables), "step");
-	TEST_ASSERT(buckets == 64 && ntables == 1, "grew at 69%%: %u buckets, %u tables",
+	TEST_ASSERT(buckets == 4 && ntables == 1, "grew at 68%%: %u buckets, %u tables",
 		    buckets, ntables);
-	/* the 45th crosses 70% while the worker is locked out */
+	/* the 20th crosses 70% while the worker is locked out */
 	rte_rhashtable_rehash_lock(ht);
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 44, 45), "insert");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 19, 20), "insert");
 	TEST_ASSERT_SUCCESS(service_step(sid, &buckets, &ntables), "locked step");
-	TEST_ASSERT(buckets == 64 && ntables == 1, "the worker ran under rehash_lock");
+	TEST_ASSERT(buckets == 4 && ntables == 1, "the worker ran under rehash_lock");
 	rte_rhashtable_rehash_unlock(ht);
-	/* no further writer: the request of the 45th insert must still be there */
+	/* no further writer: the request of the 20th insert must still be there */
 	TEST_ASSERT_SUCCESS(service_step(sid, &buckets, &ntables), "step");
 	TEST_ASSERT_EQUAL(ntables, 2, "no grow started at 70%% load (%u tables)", ntables);
 	for (step = 0; step < 8 && ntables != 1; step++)
 		TEST_ASSERT_SUCCESS(service_step(sid, &buckets, &ntables), "step");
-	TEST_ASSERT(buckets == 128 && ntables == 1, "%u buckets, %u tables after the grow",
+	TEST_ASSERT(buckets == 8 && ntables == 1, "%u buckets, %u tables after the grow",
 		    buckets, ntables);
 	/* at rest again below the threshold: nothing more to do */
 	TEST_ASSERT_SUCCESS(service_step(sid, &buckets, &ntables), "step");
-	TEST_ASSERT(buckets == 128 && ntables == 1, "%u buckets, %u tables at rest", buckets,
+	TEST_ASSERT(buckets == 8 && ntables == 1, "%u buckets, %u tables at rest", buckets,
 		    ntables);
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 45, true), "lookups after the grow");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 20, true), "lookups after the grow");
 	return TEST_SUCCESS;
 }
 
@@ -538,7 +559,7 @@ mover_main(void *arg __rte_unused)
  * on another lcore: the worker must wait, with no object's link changed
  * and every key found, and finish once they are released.
  */
-#define HOLD_OBJS 45
+#define HOLD_OBJS 350
 
 static int
 test_move_waits_for_new_bucket(void)
@@ -551,7 +572,9 @@ test_move_waits_for_new_bucket(void)
 	TEST_ASSERT(lcore < RTE_MAX_LCORE, "needs a second lcore (-l 0-1)");
 	TEST_ASSERT_SUCCESS(create_table(), "create");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_service_id_get(ht, &sid), "service id");
-	/* 45 of 64 buckets: past the grow threshold; one step attaches 128 */
+	/* 350 in the 448 slots of 64 buckets: past the grow threshold; one step
+	 * attaches 128. At 5.5 objects a bucket, some buckets have overflow chains.
+	 */
 	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, HOLD_OBJS), "insert");
 	moved = test_stats(ht).objs_moved;
 	TEST_ASSERT_SUCCESS(service_step(sid, &buckets, &ntables), "step");
@@ -593,25 +616,31 @@ test_worker_shrinks_to_rest(void)
 
 	params.automatic_shrinking = true;
 	TEST_ASSERT_SUCCESS(create_table(), "create");
-	TEST_ASSERT_SUCCESS(insert_with_worker(0, 700, 64), "insert");
+	TEST_ASSERT_SUCCESS(insert_with_worker(0, 4900, 64), "insert");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
-	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 1024u, "700 objects in 1024 buckets");
-	for (i = 20; i < 700; i++)
+	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 1024u, "4900 objects in 1024 buckets");
+	for (i = 140; i < 4900; i++)
 		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove %u", i);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_service_id_get(ht, &sid), "service id");
 	/* four halvings, two steps each: attach, then move and drop */
 	for (step = 0; step < 32; step++)
 		TEST_ASSERT_SUCCESS(service_step(sid, &buckets, &ntables), "step");
-	/* 20 objects: 31% of 64 buckets, 16% of 128 */
+	/* 140 objects: 31% of the slots of 64 buckets, 16% of 128 */
 	TEST_ASSERT(buckets == 64 && ntables == 1, "the worker stopped at %u buckets, %u tables",
 		    buckets, ntables);
 	TEST_ASSERT_EQUAL(test_stats(ht).shrinks, 4, "stats.shrinks %" PRIu64,
 			  test_stats(ht).shrinks);
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 20, true), "lookups after the shrinks");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 140, true), "lookups after the shrinks");
 	return TEST_SUCCESS;
 }
 
-/* From 100 objects in 256 buckets, remove down to 70 (27%) and rehash. */
+/*
+ * From 700 objects in 256 buckets (39% of the 1792 slots), remove down to
+ * 490 (27%) and rehash.
+ */
+#define SHRINK_OBJS 700
+#define SHRINK_REMOVED 210
+
 static int
 shrink_case(bool automatic, uint32_t expected)
 {
@@ -620,13 +649,13 @@ shrink_case(bool automatic, uint32_t expected)
 	struct rte_rhashtable_stats s;
 	uint32_t i;
 
-	params.nelem_hint = 192;
+	params.nelem_hint = 1344;
 	params.automatic_shrinking = automatic;
 	TEST_ASSERT_SUCCESS(create_table(), "create");
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 100), "insert");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, SHRINK_OBJS), "insert");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 256, "shrank at 39%% load");
-	for (i = 0; i < 30; i++)
+	for (i = 0; i < SHRINK_REMOVED; i++)
 		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	s = test_stats(ht);
@@ -634,9 +663,10 @@ shrink_case(bool automatic, uint32_t expected)
 			  automatic, s.buckets, expected);
 	TEST_ASSERT_EQUAL(s.shrinks, expected_shrinks, "stats.shrinks %" PRIu64, s.shrinks);
 	TEST_ASSERT_EQUAL(s.ntables, 1, "ntables %u", s.ntables);
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 30, 100, true), "lookups after the shrink");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 30, false), "removed objects");
-	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 70, "count");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, SHRINK_REMOVED, SHRINK_OBJS, true),
+			    "lookups after the shrink");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, SHRINK_REMOVED, false), "removed objects");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), SHRINK_OBJS - SHRINK_REMOVED, "count");
 	return TEST_SUCCESS;
 }
 
@@ -651,9 +681,9 @@ test_no_shrink(void)
 {
 	uint32_t i;
 
-	TEST_ASSERT_SUCCESS(shrink_case(false, 256), "70 objects");
+	TEST_ASSERT_SUCCESS(shrink_case(false, 256), "490 objects");
 	/* not even when almost empty */
-	for (i = 30; i < 99; i++)
+	for (i = SHRINK_REMOVED; i < SHRINK_OBJS - 1; i++)
 		TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[i].node), "remove");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 256, "shrank without automatic_shrinking");
@@ -755,40 +785,41 @@ test_emergency_growth(void)
 	struct rte_rhashtable_stats s;
 
 	TEST_ASSERT_SUCCESS(create_table(), "create");
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 60), "insert");
+	/* 420 in the 448 slots of 64 buckets */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 420), "insert");
 	s = test_stats(ht);
 	TEST_ASSERT(s.ntables == 1 && s.emergency_allocs == 0,
 		    "emergency growth at 94%% load (%u tables)", s.ntables);
 
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 60, 300), "insert past 100%% load");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 420, 2100), "insert past 100%% load");
 	s = test_stats(ht);
 	TEST_ASSERT(s.emergency_allocs > 0, "no emergency allocation at 469%% load");
 	TEST_ASSERT(s.ntables > 1, "only %u bucket table with no worker run", s.ntables);
 	TEST_ASSERT_EQUAL(s.grows, s.emergency_allocs, "emergency tables are not grows");
 	TEST_ASSERT_SUCCESS(check_table_chain(s.ntables), "bucket table chain");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 300, true), "lookups across %u tables",
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 2100, true), "lookups across %u tables",
 			    s.ntables);
 	TEST_ASSERT_SUCCESS(check_bulk_found(0), "bulk lookups across the chain");
-	TEST_ASSERT_SUCCESS(check_bulk_found(236), "bulk lookups across the chain");
-	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 300, "count");
+	TEST_ASSERT_SUCCESS(check_bulk_found(2036), "bulk lookups across the chain");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 2100, "count");
 
 	/* objects in the oldest table are still seen by writers */
 	TEST_ASSERT_EQUAL(rte_rhashtable_lookup_insert(ht, &twin.node), -EEXIST,
 			  "duplicate of an object in the old table inserted");
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 300, 301), "insert");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 2100, 2101), "insert");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[2].node), "remove from old table");
-	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[299].node), "remove from new table");
+	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[2099].node), "remove from new table");
 	TEST_ASSERT_SUCCESS(test_found(ht, objs, 2, 3, false), "removed");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 299, 300, false), "removed");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 2099, 2100, false), "removed");
 
 	/* the worker collapses the chain into one table of the right size */
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	s = test_stats(ht);
 	TEST_ASSERT_EQUAL(s.ntables, 1, "%u tables after rehash_run", s.ntables);
-	TEST_ASSERT_EQUAL(s.buckets, 512, "299 objects in %u buckets", s.buckets);
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 3, 299, true), "lookups after rehash_run");
+	TEST_ASSERT_EQUAL(s.buckets, 512, "2099 objects in %u buckets", s.buckets);
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 3, 2099, true), "lookups after rehash_run");
 	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 2, true), "lookups after rehash_run");
-	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 299, "count");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 2099, "count");
 	return TEST_SUCCESS;
 }
 
@@ -821,33 +852,34 @@ test_reseed(void)
 	uint32_t seed0, seed1, seed2;
 
 	TEST_ASSERT_SUCCESS(create_table(), "create");
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 40), "insert");
+	/* 280 in the 448 slots of 64 buckets: 62%, no grow */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 280), "insert");
 	seed0 = test_table_seed(ht, 0);
 	/* rte_rhashtable_default_hash(key, key_len, seed) is a key's hash */
 	TEST_ASSERT_EQUAL(test_table_key_seed(ht, 0), seed0, "a new table's two seeds differ");
 
 	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(ht), "reseed");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 40, true), "lookups with a re-seed pending");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 280, true), "lookups with a re-seed pending");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	s = test_stats(ht);
 	seed1 = test_table_seed(ht, 0);
 	TEST_ASSERT_EQUAL(s.buckets, 64, "re-seed changed the size to %u", s.buckets);
 	TEST_ASSERT_EQUAL(s.ntables, 1, "ntables %u", s.ntables);
 	TEST_ASSERT_EQUAL(s.reseeds, 1, "stats.reseeds %" PRIu64, s.reseeds);
-	TEST_ASSERT_EQUAL(s.objs_moved, 40, "re-seed moved %" PRIu64 " objects", s.objs_moved);
+	TEST_ASSERT_EQUAL(s.objs_moved, 280, "re-seed moved %" PRIu64 " objects", s.objs_moved);
 	TEST_ASSERT_NOT_EQUAL(seed1, seed0, "re-seed kept the seed %#x", seed0);
 	TEST_ASSERT_EQUAL(test_table_key_seed(ht, 0), seed1,
 			  "a re-seed drew a key seed other than its seed");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 40, true), "lookups after the re-seed");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 280, true), "lookups after the re-seed");
 
-	/* a grow gets a new seed too */
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 40, 60), "insert");
+	/* a grow gets a new seed too: 420 of 448, 94% */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 280, 420), "insert");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	seed2 = test_table_seed(ht, 0);
 	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 128, "no grow at 94%% load");
 	TEST_ASSERT(seed2 != seed1 && seed2 != seed0, "grown table reuses a seed");
 	TEST_ASSERT_EQUAL(test_table_key_seed(ht, 0), seed1, "a grow changed the key seed");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 60, true), "lookups after the grow");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 420, true), "lookups after the grow");
 
 	/* and another re-seed at the new size */
 	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(ht), "reseed");
@@ -856,8 +888,8 @@ test_reseed(void)
 	TEST_ASSERT_NOT_EQUAL(test_table_seed(ht, 0), seed2, "second re-seed kept the seed");
 	TEST_ASSERT_NOT_EQUAL(test_table_key_seed(ht, 0), seed1,
 			      "second re-seed kept the key seed");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 60, true), "lookups after the re-seed");
-	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 60, "count");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 420, true), "lookups after the re-seed");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 420, "count");
 	TEST_ASSERT_EQUAL(rte_rhashtable_reseed(NULL), -EINVAL, "reseed(NULL)");
 	return TEST_SUCCESS;
 }
@@ -901,7 +933,14 @@ const_hash(const void *key __rte_unused, uint32_t key_len __rte_unused,
 	return 0x1234567;
 }
 
-/* Insert into one chain until -EBUSY; *inserted is the number that went in. */
+/*
+ * Insert into one bucket until -EBUSY; *inserted is the number that went
+ * in. The bucket takes FULL_BUCKET objects, its slots then an overflow
+ * chain of RTE_RHT_MAX_CHAIN_LEN; the next insert attaches a re-seeded
+ * table of the same size, whose bucket takes as many before -EBUSY.
+ */
+#define FULL_BUCKET (RTE_RHASHTABLE_BUCKET_SLOTS + RTE_RHT_MAX_CHAIN_LEN)
+
 static int
 fill_one_chain(uint32_t *inserted)
 {
@@ -914,12 +953,12 @@ fill_one_chain(uint32_t *inserted)
 		if (ret != 0)
 			break;
 		s = test_stats(ht);
-		if (i + 1 <= 15)
+		if (i + 1 <= FULL_BUCKET)
 			TEST_ASSERT(s.emergency_allocs == 0 && s.ntables == 1,
-				    "new table with a chain of %u", i + 1);
-		if (i + 1 == 17) {
+				    "new table with a bucket of %u objects", i + 1);
+		if (i + 1 == FULL_BUCKET + 1) {
 			TEST_ASSERT_EQUAL(s.emergency_allocs, 1,
-					  "no emergency table with a chain of 17");
+					  "no emergency table with a bucket of %u objects", i + 1);
 			TEST_ASSERT_EQUAL(s.ntables, 2, "%u tables", s.ntables);
 			TEST_ASSERT_EQUAL(s.reseeds, 1, "the new table is not a re-seed");
 			TEST_ASSERT_EQUAL(s.buckets, 64, "the re-seeded table has %u buckets",
@@ -927,8 +966,8 @@ fill_one_chain(uint32_t *inserted)
 		}
 	}
 	TEST_ASSERT_EQUAL(ret, -EBUSY, "insert %u with a resize pending returned %d", i, ret);
-	TEST_ASSERT(i >= 17, "-EBUSY after only %u objects", i);
-	printf("one chain: -EBUSY at insert %u\n", i + 1);
+	TEST_ASSERT(i >= FULL_BUCKET + 1, "-EBUSY after only %u objects", i);
+	printf("one bucket: -EBUSY at insert %u\n", i + 1);
 	*inserted = i;
 	return TEST_SUCCESS;
 }
@@ -941,7 +980,7 @@ test_chain_limit(void)
 
 	params.hashfn = const_hash;
 	TEST_ASSERT_SUCCESS(create_table(), "create");
-	TEST_ASSERT_SUCCESS(fill_one_chain(&n), "fill one chain");
+	TEST_ASSERT_SUCCESS(fill_one_chain(&n), "fill one bucket");
 
 	s = test_stats(ht);
 	TEST_ASSERT_EQUAL(s.refused_ebusy, 1, "stats.refused_ebusy %" PRIu64, s.refused_ebusy);
@@ -1006,25 +1045,25 @@ test_nested_table(void)
 
 	TEST_ASSERT_SUCCESS(create_table(), "create");
 	__rte_rhashtable_fault_inject(&big);
-	TEST_ASSERT_SUCCESS(insert_with_worker(0, 2000, 100), "insert 2000");
+	TEST_ASSERT_SUCCESS(insert_with_worker(0, 14000, 100), "insert 14000");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 
 	s = test_stats(ht);
-	TEST_ASSERT_EQUAL(s.buckets, 4096, "2000 objects in %u buckets", s.buckets);
+	TEST_ASSERT_EQUAL(s.buckets, 4096, "14000 objects in %u buckets", s.buckets);
 	TEST_ASSERT(s.nested_tables > 0, "no nested table with large allocations failing");
 	TEST_ASSERT(__rte_rhashtable_fault_count() > 0, "no allocation was refused");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_table_info_get(ht, 0, &info), "table_info");
 	TEST_ASSERT(info.nested, "the 4096-bucket table is not nested");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 2000, true), "lookups in the nested table");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 14000, true), "lookups in the nested table");
 	TEST_ASSERT_SUCCESS(check_bulk_found(1000), "bulk lookups in the nested table");
-	TEST_ASSERT_SUCCESS(walk_count_once(2000), "walk of the nested table");
+	TEST_ASSERT_SUCCESS(walk_count_once(14000), "walk of the nested table");
 
 	TEST_ASSERT_SUCCESS(rte_rhashtable_remove(ht, &objs[5].node), "remove");
 	TEST_ASSERT_SUCCESS(test_found(ht, objs, 5, 6, false), "removed");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(ht), "reseed");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "re-seed into a nested table");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 6, 2000, true), "lookups after the re-seed");
-	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 1999, "count");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 6, 14000, true), "lookups after the re-seed");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 13999, "count");
 	return TEST_SUCCESS;
 }
 
@@ -1036,7 +1075,8 @@ test_alloc_fail_keeps_table(void)
 	int ret;
 
 	TEST_ASSERT_SUCCESS(create_table(), "create");
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 50), "insert");
+	/* 350 in the 448 slots of 64 buckets: 78%, the worker must grow it */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 350), "insert");
 	__rte_rhashtable_fault_inject(&all);
 	ret = rte_rhashtable_rehash_run(ht);
 	TEST_ASSERT_EQUAL(ret, -ENOMEM, "rehash_run without memory returned %d", ret);
@@ -1044,18 +1084,23 @@ test_alloc_fail_keeps_table(void)
 	TEST_ASSERT(s.alloc_failures > 0, "stats.alloc_failures 0");
 	TEST_ASSERT(s.ntables == 1 && s.buckets == 64, "table changed (%u tables, %u buckets)",
 		    s.ntables, s.buckets);
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 50, true), "lookups in the old table");
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 50, 60), "insert below 100%% load");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 350, true), "lookups in the old table");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 350, 420), "insert below 100%% load");
 
 	/* restore memory: the grow goes through */
 	__rte_rhashtable_fault_inject(NULL);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run with memory");
 	TEST_ASSERT_EQUAL(test_stats(ht).buckets, 128, "no grow after memory came back");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 60, true), "lookups after the grow");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 420, true), "lookups after the grow");
 	return TEST_SUCCESS;
 }
 
-/* Inserts that need a new table and get none fail cleanly with -ENOMEM. */
+/*
+ * Inserts that need a new table and get none fail cleanly with -ENOMEM:
+ * 2800 objects, six times the 448 slots of 64 buckets.
+ */
+#define ENOMEM_OBJS 2800
+
 static int
 test_alloc_fail_emergency(void)
 {
@@ -1065,7 +1110,7 @@ test_alloc_fail_emergency(void)
 
 	TEST_ASSERT_SUCCESS(create_table(), "create");
 	__rte_rhashtable_fault_inject(&all);
-	for (i = 0; i < 400; i++) {
+	for (i = 0; i < ENOMEM_OBJS; i++) {
 		ret = rte_rhashtable_insert(ht, &objs[i].node);
 		objs[i].seen = ret == 0;
 		if (ret == 0)
@@ -1076,10 +1121,11 @@ test_alloc_fail_emergency(void)
 			TEST_ASSERT(0, "insert without memory returned %d", ret);
 	}
 	__rte_rhashtable_fault_inject(NULL);
+	TEST_ASSERT(enomem > 0, "%u inserts past 100%% load, none refused", ok);
 	TEST_ASSERT_EQUAL(test_stats(ht).refused_enomem, enomem, "stats.refused_enomem");
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), ok, "count %u, %u inserts succeeded",
 			  rte_rhashtable_count(ht), ok);
-	for (i = 0; i < 400; i++)
+	for (i = 0; i < ENOMEM_OBJS; i++)
 		TEST_ASSERT_EQUAL(rte_rhashtable_lookup(ht, &objs[i].key),
 				  (objs[i].seen ? (void *)&objs[i] : NULL),
 				  "object %u (inserted: %u)", i, objs[i].seen);

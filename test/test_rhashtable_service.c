@@ -28,7 +28,9 @@
 #include "test.h"
 #include "test_rhashtable_util.h"
 
-#define N_OBJS 256
+#define N_OBJS 1400
+/* 94% of the 448 slots of 64 buckets: past the grow threshold, not the slots */
+#define N_NEAR_FULL (TEST_SLOTS(64) * 94 / 100)
 #define SERVICE_WAIT_MS 5000
 
 static struct rte_rhashtable *ht;
@@ -149,19 +151,22 @@ test_service_grows(void)
 	if (ret != TEST_SUCCESS)
 		return ret;
 
-	/* 60 of 64 buckets: only the service can grow it (no insert passes 100%) */
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 60), "insert");
+	/* 421 of 448 slots: only the service can grow it (no insert passes 100%) */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, N_NEAR_FULL), "insert");
 	TEST_ASSERT_SUCCESS(wait_for_grow(128), "the service did not grow the table");
 	s = test_stats(ht);
 	TEST_ASSERT_EQUAL(s.grows, 1, "stats.grows %" PRIu64, s.grows);
 	TEST_ASSERT_EQUAL(s.emergency_allocs, 0, "the grow was an emergency allocation");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 60, true), "lookups after the grow");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, N_NEAR_FULL, true), "lookups after the grow");
 
-	/* and again, with inserts racing the service */
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 60, 200), "insert");
+	/* and again, with inserts racing the service: 1400 objects are past 70%
+	 * of 256 buckets' 1792 slots, not of 512's
+	 */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, N_NEAR_FULL, N_OBJS), "insert");
 	TEST_ASSERT_SUCCESS(wait_for_grow(512), "the service did not grow to 512");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 200, true), "lookups after the second grow");
-	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), 200, "count");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, N_OBJS, true),
+			    "lookups after the second grow");
+	TEST_ASSERT_EQUAL(rte_rhashtable_count(ht), N_OBJS, "count");
 	return TEST_SUCCESS;
 }
 
@@ -185,24 +190,26 @@ test_service_stalled(void)
 	TEST_ASSERT_SUCCESS(rte_service_map_lcore_set(service_id, service_lcore, 1), "map");
 	TEST_ASSERT_EQUAL(rte_service_runstate_get(service_id), 1, "run state");
 
-	/* 64 buckets: past 64 objects an insert attaches 128, past 128 another */
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 100), "insert");
+	/* 64 buckets: past their 448 slots an insert attaches 128 buckets, past
+	 * those 896 slots another
+	 */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 600), "insert");
 	s = test_stats(ht);
-	TEST_ASSERT_EQUAL(s.ntables, 2, "%u tables after 100 inserts", s.ntables);
+	TEST_ASSERT_EQUAL(s.ntables, 2, "%u tables after 600 inserts", s.ntables);
 	TEST_ASSERT_EQUAL(s.worker_stalls, 0, "a stall with the first emergency table");
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 100, 200), "insert");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 600, 1200), "insert");
 	s = test_stats(ht);
-	TEST_ASSERT(s.ntables >= 3, "%u tables after 200 inserts", s.ntables);
+	TEST_ASSERT(s.ntables >= 3, "%u tables after 1200 inserts", s.ntables);
 	TEST_ASSERT(s.worker_stalls >= 1, "tables piled up uncounted: %" PRIu64 " stalls",
 		    s.worker_stalls);
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 200, true), "lookups across the chain");
-	TEST_ASSERT_SUCCESS(test_found_bulk(ht, objs, 0, 200), "bulk lookups across the chain");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 1200, true), "lookups across the chain");
+	TEST_ASSERT_SUCCESS(test_found_bulk(ht, objs, 0, 1200), "bulk lookups across the chain");
 
 	/* the application runs the worker itself: no more stalls */
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	s = test_stats(ht);
 	TEST_ASSERT_EQUAL(s.ntables, 1, "%u tables after rehash_run", s.ntables);
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 200, N_OBJS), "insert");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 1200, N_OBJS), "insert");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	TEST_ASSERT_EQUAL(test_stats(ht).worker_stalls, s.worker_stalls,
 			  "stall counted while the worker ran");
@@ -224,12 +231,12 @@ test_service_outrun(void)
 	TEST_ASSERT_SUCCESS(rte_service_runstate_set(service_id, 1), "runstate");
 	TEST_ASSERT_SUCCESS(rte_service_run_iter_on_app_lcore(service_id, 1),
 			    "one call of the service");
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 200), "insert");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 1200), "insert");
 	s = test_stats(ht);
-	TEST_ASSERT(s.ntables >= 3, "%u tables after 200 inserts", s.ntables);
+	TEST_ASSERT(s.ntables >= 3, "%u tables after 1200 inserts", s.ntables);
 	TEST_ASSERT_EQUAL(s.worker_stalls, 0, "a running service counted as stalled");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 200, true), "lookups across the chain");
-	TEST_ASSERT_SUCCESS(test_found_bulk(ht, objs, 0, 200), "bulk lookups across the chain");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 1200, true), "lookups across the chain");
+	TEST_ASSERT_SUCCESS(test_found_bulk(ht, objs, 0, 1200), "bulk lookups across the chain");
 	TEST_ASSERT_SUCCESS(rte_service_runstate_set(service_id, 0), "runstate");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	TEST_ASSERT_EQUAL(test_stats(ht).ntables, 1, "tables after rehash_run");
@@ -336,7 +343,7 @@ numa_table(int socket_id, int expected_node)
 	if (ret == 0)
 		ret = check_bucket_node(expected_node);
 	if (ret == 0)
-		ret = test_insert_range(ht, objs, 30, 60);
+		ret = test_insert_range(ht, objs, 30, N_NEAR_FULL);
 	if (ret == 0)
 		ret = rte_rhashtable_rehash_run(ht);
 	if (ret == 0)

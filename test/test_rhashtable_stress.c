@@ -262,9 +262,10 @@ bool
 stress_within_thresholds(const struct rte_rhashtable_stats *s, uint32_t min_size)
 {
 	uint64_t load = s->nelems * 100;
+	uint64_t slots = (uint64_t)s->buckets * RTE_RHASHTABLE_BUCKET_SLOTS;
 
-	return s->ntables == 1 && load <= (uint64_t)s->buckets * 70 &&
-		(load >= (uint64_t)s->buckets * 30 || s->buckets <= min_size);
+	return s->ntables == 1 && load <= slots * 70 &&
+		(load >= slots * 30 || s->buckets <= min_size);
 }
 
 bool

@@ -63,7 +63,8 @@ eal_option_given(const char *opt)
 /* ---- telemetry ---- */
 
 #define TEL_BUF_LEN (16 * 1024 + 1) /* the server's max_output_len, plus NUL */
-#define TEL_N_OBJS 300              /* past 100% load of 64 buckets: grows */
+/* past the 448 slots of 64 buckets, then the 896 of 128: grows twice */
+#define TEL_N_OBJS 1000
 #define TEL_N_LIST_OBJS 5
 
 static char tel_buf[TEL_BUF_LEN];
@@ -457,7 +458,7 @@ enum { TR_RESIZE, TR_REHASH_DONE, TR_EBUSY, TR_ENOMEM };
 
 #define TRACE_TABLE "rht_trace"
 #define TRACE_CHAIN_TABLE "rht_trace_chain"
-#define TRACE_N_OBJS 300
+#define TRACE_N_OBJS 1000 /* past the 448 slots of 64 buckets: emergency grows */
 /* Event record: 8-byte header (id in bits 63:48), then the fields. */
 #define TRACE_EV_HDR 8
 #define TRACE_NAME_LEN 32 /* rte_trace_point_emit_string() writes 32 bytes */
@@ -536,7 +537,11 @@ trace_resizes(struct test_obj *objs)
 	return TEST_SUCCESS;
 }
 
-/* Fill one chain (constant hash) until an insert is refused with -EBUSY. */
+/*
+ * Fill one bucket (constant hash), its 7 slots and an overflow chain of 16,
+ * in two tables (the second a re-seed), until an insert is refused with
+ * -EBUSY: the 47th.
+ */
 static int
 trace_ebusy(struct test_obj *objs)
 {
@@ -552,7 +557,7 @@ trace_ebusy(struct test_obj *objs)
 	for (i = 0; i < 64 && ret == 0; i++)
 		ret = rte_rhashtable_insert(ht, &objs[i].node);
 	rte_rhashtable_free(ht);
-	TEST_ASSERT_EQUAL(ret, -EBUSY, "a full chain gave %d, not -EBUSY", ret);
+	TEST_ASSERT_EQUAL(ret, -EBUSY, "a full bucket gave %d, not -EBUSY", ret);
 	return TEST_SUCCESS;
 }
 

@@ -26,6 +26,8 @@
 #include "test_rhashtable_util.h"
 
 #define N_OBJS 1024
+/* objects of the locked walk, in a table of 64 buckets */
+#define N_LOCKED 700
 
 static struct rte_rhashtable *ht;
 static struct test_obj *objs;
@@ -50,11 +52,33 @@ walk_setup_small(void)
 	return walk_setup_hint(0);
 }
 
-/* 2048 buckets: no resize below 1433 objects. */
+/* 256 buckets: no resize up to 1254 objects (70% of 1792 slots). */
 static int
 walk_setup_large(void)
 {
 	return walk_setup_hint(1000);
+}
+
+/*
+ * 64 buckets with a maximum size: the count that inserts compare with the
+ * load thresholds is then exact, not carried in batches of an lcore's
+ * inserts (rhashtable_count.h), so an insert's emergency growth comes at a
+ * count known in advance.
+ */
+static int
+walk_setup_exact(void)
+{
+	struct rte_rhashtable_params p;
+
+	test_params_init(&p, "rht_walk");
+	p.max_size = 1U << 16;
+	ht = rte_rhashtable_create(&p);
+	objs = test_objs_alloc(N_OBJS, 77);
+	if (ht != NULL && objs != NULL)
+		return TEST_SUCCESS;
+	printf("setup of rht_walk failed: %s\n", rte_strerror(rte_errno));
+	test_table_teardown(&ht, &objs);
+	return TEST_FAILED;
 }
 
 static void
@@ -198,7 +222,9 @@ walk_across_rehash(bool grow)
 	TEST_ASSERT_EQUAL(r.returned, 10, "first part of the walk");
 
 	if (grow)
-		TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 40, 60), "insert");
+		TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 40,
+						      TEST_GROW_ENTRIES(test_stats(ht).buckets)),
+				    "insert");
 	else
 		TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(ht), "reseed");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
@@ -230,15 +256,15 @@ test_walk_grow_between(void)
 /*
  * An insert attaches a new bucket table while the walk is running. The first
  * table is filled to its limit first (an insert goes to a new table once the
- * count exceeds the buckets, so the limit is buckets + 1 objects), so every
- * insert during the walk goes to a newer table, which the walk has not
- * started yet: an object inserted into a bucket already walked could
- * legitimately be missed.
+ * count exceeds the slots, so the limit is slots + 1 objects: the count is
+ * exact, see walk_setup_exact()), so every insert during the walk goes to a
+ * newer table, which the walk has not started yet: an object inserted into
+ * a bucket already walked could legitimately be missed.
  */
 static int
 test_walk_emergency_growth(void)
 {
-	uint32_t full = test_stats(ht).buckets + 1;
+	uint32_t full = TEST_SLOTS(test_stats(ht).buckets) + 1;
 	struct rte_rhashtable_iter it;
 	struct walk_result r = { 0 };
 
@@ -247,9 +273,10 @@ test_walk_emergency_growth(void)
 	rte_rhashtable_walk_enter(ht, &it);
 	rte_rhashtable_walk_start(&it);
 	walk_take(&it, 5, &r);
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, full, full + 200),
-			    "insert past 100%% load");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, full, full + 1), "insert past 100%% load");
 	TEST_ASSERT(test_stats(ht).ntables > 1, "no emergency table was attached");
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, full + 1, full + 200),
+			    "insert past 100%% load");
 	walk_take(&it, 0, &r);
 	rte_rhashtable_walk_stop(&it);
 	rte_rhashtable_walk_exit(&it);
@@ -311,8 +338,11 @@ test_walk_rehash_lock(void)
 	struct walk_result r = { 0 };
 	int ret, wret;
 
-	/* tables chained by emergency growth, and load above the grow threshold */
-	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, 200), "insert");
+	/*
+	 * tables chained by emergency growth (past the 448 slots of the first),
+	 * and load above the grow threshold of the newest (627 of its 896)
+	 */
+	TEST_ASSERT_SUCCESS(test_insert_range(ht, objs, 0, N_LOCKED), "insert");
 	rte_rhashtable_rehash_lock(ht);
 	ret = start_blocked_rehash(&worker);
 	if (ret == TEST_SUCCESS)
@@ -323,11 +353,12 @@ test_walk_rehash_lock(void)
 	TEST_ASSERT_SUCCESS(wret, "rehash_run after the unlock");
 
 	TEST_ASSERT_EQUAL(r.end, -ENOENT, "walk ended with %d", r.end);
-	TEST_ASSERT_SUCCESS(check_seen(0, 200, 1), "every object exactly once under the lock");
-	TEST_ASSERT_EQUAL(r.returned, 200, "walk returned %u objects", r.returned);
+	TEST_ASSERT_SUCCESS(check_seen(0, N_LOCKED, 1),
+			    "every object exactly once under the lock");
+	TEST_ASSERT_EQUAL(r.returned, N_LOCKED, "walk returned %u objects", r.returned);
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(ht), "rehash_run");
 	TEST_ASSERT_EQUAL(test_stats(ht).ntables, 1, "ntables after unlock and rehash_run");
-	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, 200, true), "lookups after the walk");
+	TEST_ASSERT_SUCCESS(test_found(ht, objs, 0, N_LOCKED, true), "lookups after the walk");
 	return TEST_SUCCESS;
 }
 
@@ -341,7 +372,7 @@ static struct unit_test_suite walk_suite = {
 		TEST_CASE_ST(walk_setup_large, walk_teardown, test_walk_stop_start),
 		TEST_CASE_ST(walk_setup_small, walk_teardown, test_walk_reseed_between),
 		TEST_CASE_ST(walk_setup_small, walk_teardown, test_walk_grow_between),
-		TEST_CASE_ST(walk_setup_small, walk_teardown, test_walk_emergency_growth),
+		TEST_CASE_ST(walk_setup_exact, walk_teardown, test_walk_emergency_growth),
 		TEST_CASE_ST(walk_setup_small, walk_teardown, test_walk_rehash_lock),
 		TEST_CASES_END()
 	}

@@ -17,8 +17,8 @@
  *
  * rhashtable_walk_repro_autotest: the same two promises checked on one
  * thread, with a hash that puts chosen keys in one bucket: a removal or an
- * insert in the chain being walked must not make the walk skip an object
- * (nor, under the rehash lock, return one twice).
+ * insert in the overflow chain being walked must not make the walk skip an
+ * object (nor, under the rehash lock, return one twice).
  */
 
 #include <errno.h>
@@ -470,8 +470,10 @@ REGISTER_FAST_TEST(rhashtable_walk_stress_short_autotest, true, true,
 
 /* ---- one-thread reproducers: changes in the chain being walked ---- */
 
+/* objs[0-3] the cases' own; objs[4..] fill the slots of bucket 0 */
+#define REPRO_FILL 4
 static struct rte_rhashtable *repro_ht;
-static struct stress_obj repro_objs[4];
+static struct stress_obj repro_objs[REPRO_FILL + RTE_RHASHTABLE_BUCKET_SLOTS];
 
 static int
 repro_setup(void)
@@ -481,7 +483,7 @@ repro_setup(void)
 
 	stress_params_init(&p, "rht_walk_repro");
 	p.hashfn = test_seedless_hash; /* keys k and k + 64 share bucket k & 63 */
-	p.nelem_hint = 48; /* 64 buckets */
+	p.nelem_hint = 336; /* 64 buckets: 448 slots */
 	repro_ht = rte_rhashtable_create(&p);
 	if (repro_ht == NULL)
 		return TEST_FAILED;
@@ -490,6 +492,12 @@ repro_setup(void)
 		repro_objs[i].key = (uint64_t)i * 64; /* all in bucket 0 */
 		repro_objs[i].magic = STRESS_MAGIC_LIVE;
 	}
+	/* the fillers take the 7 slots, so that the next objects of the bucket
+	 * go to its overflow chain
+	 */
+	for (i = REPRO_FILL; i < RTE_DIM(repro_objs); i++)
+		if (rte_rhashtable_insert(repro_ht, &repro_objs[i].node) != 0)
+			return TEST_FAILED;
 	/* the chain of bucket 0 is objs[1] -> objs[2]; objs[0] and [3] wait */
 	if (rte_rhashtable_insert(repro_ht, &repro_objs[2].node) != 0 ||
 	    rte_rhashtable_insert(repro_ht, &repro_objs[1].node) != 0)
@@ -504,14 +512,25 @@ repro_teardown(void)
 	repro_ht = NULL;
 }
 
-/* Enter and start a walk of repro_ht; *obj its first object, counted in seen. */
+/*
+ * Enter and start a walk of repro_ht and take the fillers of the slots, which
+ * come first; *obj the object after them, the first of the overflow chain.
+ * Each object returned is counted in seen.
+ */
 static int
 repro_walk_first(struct rte_rhashtable_iter *it, uint32_t *seen, void **obj)
 {
+	uint32_t i;
+
 	rte_rhashtable_walk_enter(repro_ht, it);
 	rte_rhashtable_walk_start(it);
-	TEST_ASSERT_SUCCESS(rte_rhashtable_walk_next(it, obj), "first object");
-	seen[(struct stress_obj *)*obj - repro_objs]++;
+	for (i = 0; i <= RTE_RHASHTABLE_BUCKET_SLOTS; i++) {
+		TEST_ASSERT_SUCCESS(rte_rhashtable_walk_next(it, obj), "object %u", i);
+		seen[(struct stress_obj *)*obj - repro_objs]++;
+		if (i < RTE_RHASHTABLE_BUCKET_SLOTS)
+			TEST_ASSERT(*obj == &repro_objs[REPRO_FILL + i],
+				    "the slots come first, in order");
+	}
 	return TEST_SUCCESS;
 }
 
@@ -531,8 +550,8 @@ repro_walk_rest(struct rte_rhashtable_iter *it, uint32_t *seen)
 }
 
 /*
- * The walk returned objs[1], the head of the chain; objs[1] is removed.
- * objs[2], present throughout, must still be returned.
+ * The walk returned objs[1], the head of the overflow chain; objs[1] is
+ * removed. objs[2], present throughout, must still be returned.
  */
 static int
 test_walk_repro_remove(void)
@@ -552,7 +571,8 @@ test_walk_repro_remove(void)
 
 /*
  * Under the rehash lock, the walk returned objs[1]; objs[3] is inserted at
- * the head of the same chain. objs[1] must not be returned again.
+ * the head of the same overflow chain (the slots are full). objs[1] must
+ * not be returned again.
  */
 static int
 test_walk_repro_insert_locked(void)

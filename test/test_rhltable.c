@@ -41,8 +41,9 @@ struct list_obj {
 static struct rte_rhltable *hlt;
 static struct list_obj *lobjs;
 
+/* A table of nelem_hint hint, at most max_size buckets (0: no limit), hashing with fn. */
 static int
-rhl_setup(void)
+rhl_setup_with(uint16_t hint, uint32_t max_size, rte_rhashtable_hashfn_t fn)
 {
 	struct rte_rhashtable_params p;
 	uint32_t i;
@@ -50,6 +51,9 @@ rhl_setup(void)
 	test_params_set(&p, "rhl_test", sizeof(uint32_t), offsetof(struct list_obj, key),
 		offsetof(struct list_obj, list));
 	p.automatic_shrinking = true;
+	p.nelem_hint = hint;
+	p.max_size = max_size;
+	p.hashfn = fn;
 	hlt = rte_rhltable_create(&p);
 	lobjs = rte_zmalloc(NULL, sizeof(*lobjs) * N_LOBJS, 0);
 	if (hlt == NULL || lobjs == NULL) {
@@ -63,6 +67,39 @@ rhl_setup(void)
 		lobjs[i].key = i % N_KEYS;
 	}
 	return TEST_SUCCESS;
+}
+
+/* 64 buckets */
+static int
+rhl_setup(void)
+{
+	return rhl_setup_with(0, 0, NULL);
+}
+
+/* the smallest table, 4 buckets (28 slots) */
+static int
+rhl_setup_small(void)
+{
+	return rhl_setup_with(1, 0, NULL);
+}
+
+/* The key modulo 8, whatever the seed: the keys fill buckets 0 to 7 of any table. */
+static uint32_t
+rhl_hash_mod8(const void *key, uint32_t key_len, uint32_t seed)
+{
+	return test_seedless_hash(key, key_len, seed) % 8;
+}
+
+/*
+ * 16 buckets for good (112 keys at most), and a hash that puts keys k and
+ * k + 8 in one of the first 8 buckets of every table, 12 or 13 of the 100
+ * keys each, so that each of those buckets has its 7 slots full and an
+ * overflow chain of 5 or 6.
+ */
+static int
+rhl_setup_chains(void)
+{
+	return rhl_setup_with(42, 16, rhl_hash_mod8);
 }
 
 static void
@@ -209,6 +246,45 @@ walk_all(struct rte_rhashtable *t, uint32_t *returned)
 	return ret;
 }
 
+/*
+ * A walk paused on the first member of a key's list, whose slot holds the
+ * list: that member leaves, so that the slot holds the second member when
+ * the walk goes on. The walk must still return every member that stayed
+ * (the second one too, which it has not seen yet).
+ */
+static int
+test_rhl_walk_head_leaves(void)
+{
+	struct rte_rhashtable *t = rte_rhltable_table(hlt);
+	struct rte_rhashtable_iter it;
+	struct list_obj *first, *o;
+	uint32_t i;
+	void *obj;
+	int ret;
+
+	/* three members of key 0 */
+	for (i = 0; i < 3 * N_KEYS; i += N_KEYS)
+		TEST_ASSERT_SUCCESS(rte_rhltable_insert(hlt, &lobjs[i].list), "insert %u", i);
+	rte_rhashtable_walk_enter(t, &it);
+	rte_rhashtable_walk_start(&it);
+	TEST_ASSERT_SUCCESS(rte_rhashtable_walk_next(&it, &obj), "first member");
+	first = obj;
+	rte_rhashtable_walk_stop(&it);
+	TEST_ASSERT_SUCCESS(rte_rhltable_remove(hlt, &first->list), "remove the first member");
+	rte_rhashtable_walk_start(&it);
+	while ((ret = rte_rhashtable_walk_next(&it, &obj)) == 0) {
+		o = obj;
+		o->seen++;
+	}
+	rte_rhashtable_walk_stop(&it);
+	rte_rhashtable_walk_exit(&it);
+	TEST_ASSERT_EQUAL(ret, -ENOENT, "walk ended with %d", ret);
+	for (i = 0; i < 3 * N_KEYS; i += N_KEYS)
+		if (&lobjs[i] != first)
+			TEST_ASSERT(lobjs[i].seen >= 1, "member %u that stayed was not walked", i);
+	return TEST_SUCCESS;
+}
+
 static int
 test_rhl_walk(void)
 {
@@ -235,10 +311,15 @@ test_rhl_resize(void)
 	struct rte_rhashtable *t = rte_rhltable_table(hlt);
 	uint32_t i;
 
-	/* 100 keys in 64 buckets: the list heads must move as one */
+	/*
+	 * 100 keys in 4 buckets, past the slots of 8 too (emergency growth): the
+	 * list heads, in slots and overflow chains, must move as one. 100 keys
+	 * are above 70% of 16 buckets' 112 slots, below that of 32 buckets;
+	 * 600 objects would grow the table to 128.
+	 */
 	TEST_ASSERT_SUCCESS(insert_range(0, N_LOBJS), "insert");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(t), "rehash_run");
-	TEST_ASSERT_EQUAL(test_stats(t).buckets, 256,
+	TEST_ASSERT_EQUAL(test_stats(t).buckets, 32,
 			  "100 keys: grow is driven by keys, not objects");
 	TEST_ASSERT_SUCCESS(check_all_lists(N_LOBJS), "lists after the grow");
 	TEST_ASSERT_SUCCESS(rte_rhashtable_reseed(t), "reseed");
@@ -253,7 +334,7 @@ test_rhl_resize(void)
 		lobjs[i].seen = UINT32_MAX;
 	}
 	TEST_ASSERT_SUCCESS(rte_rhashtable_rehash_run(t), "rehash_run");
-	TEST_ASSERT(test_stats(t).buckets < 256, "no shrink with 10 keys");
+	TEST_ASSERT(test_stats(t).buckets < 32, "no shrink with 10 keys");
 	TEST_ASSERT_SUCCESS(check_all_lists(N_LOBJS), "lists after the shrink");
 	TEST_ASSERT_EQUAL(rte_rhashtable_count(t), 60, "count");
 	return TEST_SUCCESS;
@@ -262,7 +343,7 @@ test_rhl_resize(void)
 /*
  * Remove the objects of key from the lists and insert them again, one at a
  * time: the list entry is replaced (head removed, then joined again), and
- * the key leaves the chain and comes back with its last object.
+ * the key leaves its bucket and comes back with its last object.
  */
 static int
 churn_key(uint32_t key)
@@ -307,10 +388,11 @@ stop_worker(struct rte_rhashtable *t, unsigned int lcore)
 
 /*
  * Lists stay whole while this lcore removes and re-inserts list members and
- * the worker, on a service lcore, keeps moving every chain into a re-seeded
- * table: the worker pushes moved list entries at the head of their new
- * chains without the bucket's lock, so a removal or join that changes a
- * bucket word must not lose a push that came first (rht_bucket_cas()).
+ * the worker, on a service lcore, keeps moving every bucket into a re-seeded
+ * table: the worker links moved list entries into slots and overflow chains
+ * of their new buckets while they are still reachable from the old ones
+ * (link_in_new()): a removal or join that changes a slot or an overflow
+ * word must not lose a move that came first, nor be lost to one.
  */
 static int
 test_rhl_lists_beside_worker(void)
@@ -331,6 +413,10 @@ test_rhl_lists_beside_worker(void)
 		goto free_qv;
 	if (insert_range(0, N_LOBJS) != TEST_SUCCESS)
 		goto offline;
+	if (test_stats(t).buckets != 16) {
+		printf("%u buckets, not 16\n", test_stats(t).buckets);
+		goto offline;
+	}
 	lcore = start_worker(t);
 	if (lcore >= RTE_MAX_LCORE) {
 		printf("no service lcore for the worker\n");
@@ -412,8 +498,9 @@ static struct unit_test_suite rhltable_suite = {
 		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_lists),
 		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_remove),
 		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_walk),
-		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_resize),
-		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_lists_beside_worker),
+		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_walk_head_leaves),
+		TEST_CASE_ST(rhl_setup_small, rhl_teardown, test_rhl_resize),
+		TEST_CASE_ST(rhl_setup_chains, rhl_teardown, test_rhl_lists_beside_worker),
 		TEST_CASE_ST(rhl_setup, rhl_teardown, test_rhl_free_and_destroy),
 		TEST_CASES_END()
 	}

@@ -13,7 +13,7 @@
  * take turns on its line. So each lcore counts in its own line (struct
  * rht_writer) and adds to ht->nelems in batches: ht->nelems lags the exact
  * count by less than one batch per writing lcore, at most 1/128th of the
- * newest bucket table's size each (under 1% of load). Writers compare
+ * newest bucket table's slots each (under 1% of load). Writers compare
  * ht->nelems with the thresholds, which only picks the moment the worker is
  * asked; the worker decides on the exact count (rht_nelems_exact()), as do
  * rte_rhashtable_count() and the statistics, and the rehash service
@@ -54,11 +54,16 @@ rht_nelems_exact(const struct rte_rhashtable *ht)
 	return n > 0 ? (uint64_t)n : 0;
 }
 
-/* Load thresholds of the article, for a count in a bucket table of size buckets. */
+/*
+ * Load thresholds of the article, for a count in a bucket table of size
+ * buckets: the load is of the slots, seven a bucket, as a bucket holds
+ * seven objects without a chain.
+ */
 static inline bool
 rht_grow_above(const struct rte_rhashtable *ht, uint32_t size, uint32_t pct, uint64_t nelems)
 {
-	return nelems * 100 > (uint64_t)size * pct && (ht->max_size == 0 || size < ht->max_size);
+	return nelems * 100 > (uint64_t)size * __RTE_RHT_SLOTS * pct &&
+	       (ht->max_size == 0 || size < ht->max_size);
 }
 
 static inline bool
@@ -66,7 +71,7 @@ rht_shrink_below(const struct rte_rhashtable *ht, uint32_t size, uint64_t nelems
 {
 	return ht->automatic_shrinking && size > ht->min_size &&
 		rte_atomic_load_explicit(&ht->shrink_armed, rte_memory_order_relaxed) != 0 &&
-		nelems * 100 < (uint64_t)size * RTE_RHT_SHRINK_PCT;
+		nelems * 100 < (uint64_t)size * __RTE_RHT_SLOTS * RTE_RHT_SHRINK_PCT;
 }
 
 /* The same for one bucket table with the batched count: what writers check. */
@@ -91,7 +96,8 @@ rht_count_batch(const struct rte_rhashtable *ht)
 	if (ht->max_size != 0 ||
 	    rte_atomic_load_explicit(&ht->nelems, rte_memory_order_relaxed) >= ht->max_elems / 2)
 		return 1;
-	return RTE_MIN(RTE_MAX(size >> RHT_COUNT_BATCH_SHIFT, 1U), RHT_COUNT_BATCH_MAX);
+	return RTE_MIN(RTE_MAX(size * __RTE_RHT_SLOTS >> RHT_COUNT_BATCH_SHIFT, 1U),
+		       RHT_COUNT_BATCH_MAX);
 }
 
 /*

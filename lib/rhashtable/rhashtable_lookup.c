@@ -6,18 +6,22 @@
  * The read side: lock-free lookups.
  *
  * Why a lookup that races with a rehash never misses a present object:
- * the worker moves an object only from the end of its old chain to the head
- * of its new chain, and links it into the new chain (release store) before
- * unlinking it from the old one (release store). So an object is always
- * reachable from one bucket of some table of the chain.
- * - A reader walking the old chain either sees the object there, or read a
- *   link written at or after the unlink; that unlink happened after the new
- *   table was attached, so the reader's acquire load of future_tbl that
- *   follows the walk sees the new table, where the object already is.
- * - A reader standing on the moved object follows its next link into the
- *   new chain. It has seen every object of the old chain (the moved one was
- *   the last), and at the end of the new chain it finds a nulls marker that
- *   is not its bucket's: it restarts the bucket, which is harmless.
+ * the worker moves an object out of a slot of its old bucket, or from the
+ * end of the old bucket's overflow chain, into a slot or the head of the
+ * overflow chain of its new bucket, and links it there (release store)
+ * before it empties the old slot or unlinks it from the old chain (release
+ * store). So an object is always reachable from one bucket of some table
+ * of the chain.
+ * - A reader that reads the old slot or walks the old chain either sees the
+ *   object there, or read a slot or link written at or after its removal;
+ *   that removal happened after the new table was attached, so the
+ *   reader's load of future_tbl that follows sees the new table, where the
+ *   object already is.
+ * - A reader standing on a moved chain object follows its next link: into
+ *   the new bucket's chain, where a nulls marker that is not its bucket's
+ *   ends the walk and it restarts the chain, which is harmless; or, when
+ *   the object went into a slot, which leaves its next link as it was, on
+ *   to the old chain's end (the moved object was the last).
  * - A reader standing on an object that a writer removed and re-inserted
  *   (allowed at once: see rte_rhashtable_remove()) follows its next link
  *   into the chain it was re-inserted in, possibly of another table at the
@@ -95,12 +99,41 @@ chain_find(const struct rte_rhashtable *ht, const void *key, uint64_t hash,
 	}
 }
 
+/*
+ * Find the key among the slots of bucket bkt whose tag is the key's: only
+ * those are read again (acquire: pairs with the release store of an object
+ * into its slot) and their objects compared.
+ */
+static __rte_always_inline struct rte_rhash_head *
+slots_find(const struct rte_rhashtable *ht, const void *key, uint64_t hash,
+	   struct rte_rhash_head **bkt, uint32_t key_len, bool fast)
+{
+	struct rte_rhash_head **slots = __rte_rht_slots(bkt);
+	const uint16_t tag = __rte_rht_tag(hash);
+	struct rte_rhash_head *w;
+	uint32_t m;
+
+	for (m = __rte_rht_line_match(slots, tag); m != 0; m &= m - 1) {
+		w = rte_atomic_load_explicit(&slots[__rte_rht_match_slot(m)],
+					     rte_memory_order_acquire);
+		/* an empty slot's tag, 0, is no key's */
+		if (__rte_rht_slot_tag(w) == tag &&
+		    match_k(ht, key, __rte_rht_slot_obj(w), key_len, fast))
+			return __rte_rht_slot_obj(w);
+	}
+	return NULL;
+}
+
+/* The key in its bucket of tbl: the slots, then the overflow chain. */
 static __rte_always_inline struct rte_rhash_head *
 table_find_hashed(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
 		  const void *key, uint64_t hash, uint32_t key_len, bool fast)
 {
 	struct rte_rhash_head **bkt = __rte_rht_bucket(tbl, rht_hash_idx(tbl, hash));
+	struct rte_rhash_head *he = slots_find(ht, key, hash, bkt, key_len, fast);
 
+	if (he != NULL)
+		return he;
 	return chain_find(ht, key, hash, bkt,
 			  rte_atomic_load_explicit(bkt, rte_memory_order_acquire), key_len, fast);
 }
@@ -231,46 +264,41 @@ lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, boo
 }
 
 /*
- * First object of bucket bkt that may hold the key, prefetched; NULL when
- * the bucket's summary rules the key out, as it does every key when the
- * chain is empty (__rte_rht_summary_may_hold()). head_off
- * is the table's core.head_offset, which the bulk loops load once: they
- * store to the caller's objs[], which may alias the table, and the
- * compiler would reload it after every store.
+ * The next object of bucket bkt that may hold the key whose hash is hash,
+ * for a walk that has the slots of mask *m still to read, then the
+ * overflow chain (*in_chain once there): NULL once none is left. After
+ * prev (an object of the chain), its next link; a nulls marker that is not
+ * this bucket's means a concurrent move or re-insert carried the walk into
+ * another chain: the chain is read again from its head, as chain_find()
+ * does. Acquire loads: pair with the release stores that link objects.
  */
 static __rte_always_inline struct rte_rhash_head *
-chain_start(uint32_t head_off, struct rte_rhash_head **bkt, uint64_t hash)
+bucket_next(struct rte_rhash_head **bkt, uint64_t hash, uint32_t *m, bool *in_chain,
+	    const struct rte_rhash_head *prev)
 {
-	/* acquire: as in chain_find() */
-	struct rte_rhash_head *word = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
-	struct rte_rhash_head *he = __rte_rht_ptr(word);
+	const uint16_t tag = __rte_rht_tag(hash);
+	struct rte_rhash_head *w;
 
-	if (!__rte_rht_summary_may_hold(word, hash))
-		return NULL;
-	rte_prefetch0((char *)he - head_off);
-	return he;
-}
-
-/*
- * The object after he in the chain of bucket bkt, prefetched; NULL at the
- * end of the chain. A nulls marker that is not this bucket's means a
- * concurrent move or re-insert carried the walk into another chain: start
- * the bucket again, as chain_find() does.
- */
-static __rte_always_inline struct rte_rhash_head *
-chain_next(uint32_t head_off, struct rte_rhash_head **bkt, uint64_t hash,
-	   const struct rte_rhash_head *he)
-{
-	/* acquire: as in chain_find() */
-	struct rte_rhash_head *next = rte_atomic_load_explicit(&he->next, rte_memory_order_acquire);
-
-	if (likely(!__rte_rht_is_nulls(next))) {
-		rte_prefetch0((char *)next - head_off);
-		return next;
+	while (*m != 0) {
+		w = rte_atomic_load_explicit(&__rte_rht_slots(bkt)[__rte_rht_match_slot(*m)],
+					     rte_memory_order_acquire);
+		*m &= *m - 1;
+		/* an empty slot's tag, 0, is no key's */
+		if (__rte_rht_slot_tag(w) == tag)
+			return __rte_rht_slot_obj(w);
 	}
-	if (likely(next == __rte_rht_nulls(bkt)))
+	if (*in_chain) {
+		w = rte_atomic_load_explicit(&prev->next, rte_memory_order_acquire);
+		if (likely(!__rte_rht_is_nulls(w)))
+			return w;
+		if (likely(w == __rte_rht_nulls(bkt)))
+			return NULL;
+	}
+	*in_chain = true;
+	w = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
+	if (!__rte_rht_summary_may_hold(w, hash) || __rte_rht_is_nulls(__rte_rht_ptr(w)))
 		return NULL;
-	return chain_start(head_off, bkt, hash);
+	return __rte_rht_ptr(w);
 }
 
 /* Two flat tables of a grow or shrink: they share the hash's first step. */
@@ -278,6 +306,13 @@ static __rte_always_inline bool
 flat_pair(const struct __rte_rht_table *tbl, const struct __rte_rht_table *later)
 {
 	return !tbl->nested && !later->nested && later->key_seed == tbl->key_seed;
+}
+
+/* Bucket idx of a flat table whose lines start at base (__rte_rht_bucket()). */
+static __rte_always_inline struct rte_rhash_head **
+flat_bucket(struct rte_rhash_head **base, uint32_t idx)
+{
+	return base + (size_t)idx * __RTE_RHT_LINE_WORDS + __RTE_RHT_SLOTS;
 }
 
 /* Where a bulk pass picks tables with a branch: an eighth of the table from either end. */
@@ -314,13 +349,6 @@ mark_near_end(const struct __rte_rht_table *tbl, uint32_t emptied)
  * frozen/rhashtable/bulk32 (rate with the rehash held still over the rate
  * at its threshold, 9 runs each, masked -> branchy): 0.89x -> 0.94x at 1%
  * moved, 1.06x -> 1.11x at 99%; at 50%, 0.96x masked, 0.88x branchy.
- *
- * The loop counts, as bulk_chains_k()'s do: over the loop of a mask of
- * keys it replaced, frozen/rhashtable/bulk32 went from 0.76x to 0.80x of
- * the rate at rest at 1% moved, 0.81x to 0.83x at 50%, 0.91x to 0.96x at
- * 99%. It serves the first pass only: a later pass during a rehash (a
- * chain of three tables, after an emergency growth) picks each key's
- * table with key_table().
  */
 static __rte_always_inline void
 hash_moving_flat_n(const struct __rte_rht_table *tbl, const struct __rte_rht_table *later,
@@ -340,13 +368,14 @@ hash_moving_flat_n(const struct __rte_rht_table *tbl, const struct __rte_rht_tab
 		h = __rte_rht_hash_final(mix, &ms);
 		if (branchy && ((uint32_t)h & mask) < emptied) {
 			h = __rte_rht_hash_final(mix, &ms_later);
-			bkts[i] = base_later + ((uint32_t)h & mask_later);
+			bkts[i] = flat_bucket(base_later, (uint32_t)h & mask_later);
 		} else if (branchy) {
-			bkts[i] = base + ((uint32_t)h & mask);
+			bkts[i] = flat_bucket(base, (uint32_t)h & mask);
 		} else {
 			h_later = __rte_rht_hash_final(mix, &ms_later);
-			bkt = (uintptr_t)(base + ((uint32_t)h & mask));
-			bkt_later = (uintptr_t)(base_later + ((uint32_t)h_later & mask_later));
+			bkt = (uintptr_t)flat_bucket(base, (uint32_t)h & mask);
+			bkt_later = (uintptr_t)flat_bucket(base_later,
+							   (uint32_t)h_later & mask_later);
 			/* all ones when the worker has emptied the key's bucket of tbl */
 			moved = -(uint64_t)(((uint32_t)h & mask) < emptied);
 			h ^= (h ^ h_later) & moved;
@@ -367,83 +396,122 @@ in_flat_table(const struct __rte_rht_table *later, struct rte_rhash_head **const
 	      uint64_t mask)
 {
 	uintptr_t base = (uintptr_t)__rte_rht_flat_buckets(later);
-	uintptr_t last = (uintptr_t)later->mask * sizeof(*bkts[0]);
+	uintptr_t last = ((uintptr_t)later->mask + 1) * __RTE_RHT_LINE_WORDS * sizeof(*bkts[0]);
 	uint64_t in = 0;
 	uint32_t i;
 
 	for (; mask != 0; mask &= mask - 1) {
 		i = rte_ctz64(mask);
-		in |= (uint64_t)((uintptr_t)bkts[i] - base <= last) << i;
+		in |= (uint64_t)((uintptr_t)bkts[i] - base < last) << i;
 	}
 	return in;
 }
 
 /*
- * One round of a key in a bulk walk, its current object *cur: true, the
- * object in *obj, when it holds the key; else *cur steps to the next
- * object of the chain of bucket bkt, prefetched (NULL at the chain's end).
- * head_off and key_off are the table's, loaded once a burst (see
- * chain_start()).
- */
-static __rte_always_inline bool
-walk_round_k(const struct rte_rhashtable *ht, const void *key, struct rte_rhash_head **bkt,
-	     uint64_t hash, struct rte_rhash_head **cur, void **obj, uint32_t head_off,
-	     uint32_t key_off, uint32_t key_len, bool fast)
-{
-	char *o = (char *)*cur - head_off;
-	bool eq;
-
-	if (fast)
-		eq = __rte_rht_keys_differ(key, (const uint8_t *)o + key_off, key_len) == 0;
-	else
-		eq = match_k(ht, key, *cur, key_len, fast);
-	if (eq) {
-		*obj = o;
-		return true;
-	}
-	*cur = chain_next(head_off, bkt, hash, *cur);
-	return false;
-}
-
-/*
- * The rounds of a bulk pass after the first objects: a key whose object
- * differs steps to the next object of its chain, prefetched, and is
- * compared in the next round. Returns the keys of walking found, with
- * their objects in objs.
+ * The buckets of a bulk pass, keys of todo (0 to n-1), whose buckets (bkts,
+ * hashes) the pass's first stage found and prefetched. A software pipeline
+ * in three stages over the burst, so that the memory accesses of the whole
+ * burst overlap: compare each key's tag with the seven of its bucket and
+ * prefetch the object of the first match (or, where none matches and the
+ * overflow word's summary may hold the key, the chain's head); compare the
+ * keys with those objects; then the few keys left (a tag or summary that
+ * matched another key, an object further on) are looked for one at a time
+ * in their buckets, which are in cache. A miss that no tag and no summary
+ * matches (nearly all of them) is answered in the first stage, at the
+ * cost of one line. The objects' offsets are loaded once a burst: the
+ * loops store to the caller's objs[], which may alias the table, and the
+ * compiler would reload them after every store. all (a constant) says that
+ * todo is every key from 0 to n-1: the loops then count. Returns the keys
+ * found, their objects in objs, NULL in objs for the others of todo.
  */
 static __rte_always_inline uint64_t
-bulk_walk_k(const struct rte_rhashtable *ht, const void **keys, uint64_t walking,
-	    struct rte_rhash_head **const bkts[], struct rte_rhash_head *cur[],
-	    const uint64_t hashes[], void *objs[], uint32_t key_len, bool fast)
+bulk_buckets_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint64_t todo,
+	       struct rte_rhash_head **const bkts[], const uint64_t hashes[], void *objs[],
+	       uint32_t key_len, bool fast, bool all)
 {
+	struct rte_rhash_head *cur[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
+	uint32_t rest[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	const uint32_t head_off = ht->core.head_offset, key_off = ht->core.key_offset;
-	uint64_t m, next, found = 0;
-	uint32_t i;
+	uint64_t found = 0, slow = 0;
+	struct rte_rhash_head **slots, *he, *w;
+	uint32_t i, m;
+	uint16_t tag;
+	bool in_chain, eq;
+	char *o;
 
-	while (walking != 0) {
-		for (next = 0, m = walking; m != 0; m &= m - 1) {
-			i = rte_ctz64(m);
-			if (walk_round_k(ht, keys[i], bkts[i], hashes[i], &cur[i], &objs[i],
-					 head_off, key_off, key_len, fast))
-				found |= UINT64_C(1) << i;
-			else
-				next |= (uint64_t)(cur[i] != NULL) << i;
+	for (i = 0; i < n; i++) {
+		if (!all && ((todo >> i) & 1) == 0)
+			continue;
+		tag = __rte_rht_tag(hashes[i]);
+		slots = __rte_rht_slots(bkts[i]);
+		m = __rte_rht_line_match(slots, tag);
+		if (likely(m != 0)) {
+			/* acquire: pairs with the release store of the slot */
+			w = rte_atomic_load_explicit(&slots[__rte_rht_match_slot(m)],
+						     rte_memory_order_acquire);
+			he = __rte_rht_slot_obj(w);
+			/* the other slots of the tag, then the chain, if this one
+			 * is not the key's; bit 0 is no slot's: the chain is next
+			 */
+			rest[i] = m & (m - 1);
+			/* a slot emptied or filled again since the compare */
+			if (unlikely(__rte_rht_slot_tag(w) != tag)) {
+				in_chain = false;
+				he = bucket_next(bkts[i], hashes[i], &rest[i], &in_chain, NULL);
+				rest[i] |= (uint32_t)in_chain;
+			}
+		} else {
+			rest[i] = 1;
+			/* acquire: as in chain_find() */
+			w = rte_atomic_load_explicit(bkts[i], rte_memory_order_acquire);
+			he = __rte_rht_ptr(w);
+			if (!__rte_rht_summary_may_hold(w, hashes[i]) || __rte_rht_is_nulls(he))
+				he = NULL;
 		}
-		walking = next;
+		cur[i] = he;
+		if (he != NULL)
+			rte_prefetch0((char *)he - head_off);
+	}
+	for (i = 0; i < n; i++) {
+		if (!all && ((todo >> i) & 1) == 0)
+			continue;
+		he = cur[i];
+		if (he == NULL) {
+			objs[i] = NULL;
+			continue;
+		}
+		o = (char *)he - head_off;
+		if (fast)
+			eq = __rte_rht_keys_differ(keys[i], (const uint8_t *)o + key_off,
+						   key_len) == 0;
+		else
+			eq = match_k(ht, keys[i], he, key_len, fast);
+		/* stored as if it held the key: a hit then takes no branch of its own */
+		objs[i] = o;
+		found |= (uint64_t)eq << i;
+		slow |= (uint64_t)!eq << i;
+	}
+	for (; slow != 0; slow &= slow - 1) {
+		i = rte_ctz64(slow);
+		objs[i] = NULL;
+		m = rest[i] & __RTE_RHT_MATCH_SLOTS;
+		in_chain = (rest[i] & 1) != 0;
+		he = cur[i];
+		while ((he = bucket_next(bkts[i], hashes[i], &m, &in_chain, he)) != NULL) {
+			if (match_k(ht, keys[i], he, key_len, fast)) {
+				objs[i] = (char *)he - head_off;
+				found |= UINT64_C(1) << i;
+				break;
+			}
+		}
 	}
 	return found;
 }
 
 /*
  * One pass of a bulk lookup over the keys of the todo mask in one bucket
- * table, as a software pipeline: hash every key and prefetch its bucket;
- * load every bucket word and prefetch the first object where the bucket's
- * summary does not rule the key out; then compare, in rounds: a key whose
- * object differs steps to the next object of its chain, prefetched, and is
- * compared in the next round. So the memory accesses of the whole burst
- * overlap, the second objects of chains included, instead of running one
- * after the other. Returns the mask of keys found, with their objects in
- * objs.
+ * table: hash every key and prefetch its bucket, then bulk_buckets_k().
+ * Returns the mask of keys found, with their objects in objs.
  *
  * While tbl is being rehashed (resizing), a key whose bucket of tbl the
  * worker has already emptied is looked for in the next table instead, in
@@ -453,15 +521,14 @@ bulk_walk_k(const struct rte_rhashtable *ht, const void **keys, uint64_t walking
  */
 static __rte_always_inline uint64_t
 bulk_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, const void **keys,
-	    uint64_t todo, void *objs[], uint64_t *in_next, uint32_t key_len, bool fast,
-	    bool resizing)
+	    uint32_t n, uint64_t todo, void *objs[], uint64_t *in_next, uint32_t key_len,
+	    bool fast, bool resizing)
 {
 	struct rte_rhash_head **bkts[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	struct rte_rhash_head *cur[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	uint64_t hashes[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	uint64_t m, walking = 0;
 	const struct __rte_rht_table *later = NULL, *t;
 	uint32_t i, emptied = 0;
+	uint64_t m;
 
 	if (resizing)
 		later = rehash_progress(tbl, &emptied);
@@ -473,81 +540,7 @@ bulk_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, 
 		bkts[i] = __rte_rht_bucket(t, rht_hash_idx(t, hashes[i]));
 		rte_prefetch0(bkts[i]);
 	}
-	for (m = todo; m != 0; m &= m - 1) {
-		i = rte_ctz64(m);
-		cur[i] = chain_start(ht->core.head_offset, bkts[i], hashes[i]);
-		if (cur[i] != NULL)
-			walking |= UINT64_C(1) << i;
-	}
-	return bulk_walk_k(ht, keys, walking, bkts, cur, hashes, objs, key_len, fast);
-}
-
-/*
- * The chains of a specialised first pass, keys 0 to n-1, whose buckets
- * (bkts, hashes) the pass's first stage found and prefetched: the stages
- * of bulk_pass_k() after the hashing, in loops that count instead of
- * walking a mask of keys, the miss answered (objs[i] = NULL) in the stage
- * that reads the bucket, and the objects' offsets loaded once a burst: the
- * loops store to the caller's objs[], which may alias the table, and the
- * compiler reloaded them after every store. On this machine each
- * instruction a key costs adds to the burst's time instead of hiding under
- * its memory accesses (limit/batch32 and limit/dep2 with 24 ALU
- * instructions a key added to each stage took 1.4 times as long at 1Mi),
- * so the loop bookkeeping of a mask of keys counts. Returns the keys found.
- */
-static __rte_always_inline uint64_t
-bulk_chains_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
-	      struct rte_rhash_head **const bkts[], const uint64_t hashes[], void *objs[],
-	      uint32_t key_len)
-{
-	struct rte_rhash_head *cur[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	const uint32_t head_off = ht->core.head_offset, key_off = ht->core.key_offset;
-	uint64_t walking = 0, found = 0, next = 0, m;
-	struct rte_rhash_head *word, *he;
-	char *o;
-	uint32_t i;
-	bool eq;
-
-	for (i = 0; i < n; i++) {
-		/* acquire: as in chain_find() */
-		word = rte_atomic_load_explicit(bkts[i], rte_memory_order_acquire);
-		/* an empty bucket's word, a nulls marker, has no summary bit
-		 * set: no key may be there (__rte_rht_summary_may_hold()).
-		 * The bookkeeping rides on the branch that the prefetch takes
-		 * anyway: a miss the summary answers costs no more.
-		 */
-		if (__rte_rht_summary_may_hold(word, hashes[i])) {
-			he = __rte_rht_ptr(word);
-			cur[i] = he;
-			walking |= UINT64_C(1) << i;
-			rte_prefetch0((char *)he - head_off);
-		} else {
-			objs[i] = NULL;
-		}
-	}
-	if (walking == 0)
-		return 0;
-	/* the first round over the keys in order, each object stored as if
-	 * it held the key (a hit then takes no branch of its own); the later
-	 * rounds, a few keys each, through the mask
-	 */
-	for (i = 0; i < n; i++) {
-		if (((walking >> i) & 1) == 0)
-			continue;
-		o = (char *)cur[i] - head_off;
-		eq = __rte_rht_keys_differ(keys[i], (const uint8_t *)o + key_off, key_len) == 0;
-		objs[i] = o;
-		found |= (uint64_t)eq << i;
-		if (!eq) {
-			cur[i] = chain_next(head_off, bkts[i], hashes[i], cur[i]);
-			next |= (uint64_t)(cur[i] != NULL) << i;
-		}
-	}
-	found |= bulk_walk_k(ht, keys, next, bkts, cur, hashes, objs, key_len, true);
-	/* the keys whose first object was stored and that no round found */
-	for (m = walking & ~found; m != 0; m &= m - 1)
-		objs[rte_ctz64(m)] = NULL;
-	return found;
+	return bulk_buckets_k(ht, keys, n, todo, bkts, hashes, objs, key_len, fast, false);
 }
 
 /* The first stage of a specialised first pass over a table at rest, the common case. */
@@ -568,13 +561,11 @@ hash_rest_n(const struct __rte_rht_table *tbl, const void **keys, uint32_t n, ui
  * The first pass of a specialised bulk lookup, keys 0 to n-1 (todo), in
  * the common cases: a table at rest, or a grow or shrink between flat
  * tables of the same key seed, whose keys are hashed as bulk_pass_k()
- * picks their tables. Their chains are then walked by the same code
- * (bulk_chains_k()), inlined once instead of once for each case (an
- * eighth of rte_rhashtable_lookup_bulk()'s code; the rates at rest and
- * during a rehash held still did not move). Returns false when the
- * tables are of another kind (nested, a re-seed), which bulk_pass_k()
- * looks up; else the keys found in *found and, during a rehash, those
- * not found whose bucket is in the later table in *in_next.
+ * picks their tables. Their buckets are then read by the same code
+ * (bulk_buckets_k()), inlined once instead of once for each case. Returns
+ * false when the tables are of another kind (nested, a re-seed), which
+ * bulk_pass_k() looks up; else the keys found in *found and, during a
+ * rehash, those not found whose bucket is in the later table in *in_next.
  */
 static __rte_always_inline bool
 bulk_first_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
@@ -602,7 +593,7 @@ bulk_first_pass_k(const struct rte_rhashtable *ht, const struct __rte_rht_table 
 			hash_moving_flat_n(tbl, later, emptied, keys, n, hashes, bkts, key_len,
 					   false);
 	}
-	*found = bulk_chains_k(ht, keys, n, bkts, hashes, objs, key_len);
+	*found = bulk_buckets_k(ht, keys, n, todo, bkts, hashes, objs, key_len, true, true);
 	if (later != NULL && *found != todo)
 		*in_next = in_flat_table(later, bkts, todo & ~*found);
 	return true;
@@ -637,10 +628,10 @@ lookup_bulk_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n,
 		/* relaxed: only picks the code; the pass reloads with acquire */
 		if (likely(rte_atomic_load_explicit(&tbl->future_tbl,
 						    rte_memory_order_relaxed) == NULL))
-			hits |= bulk_pass_k(ht, tbl, keys, todo & ~hits & ~probed, objs,
+			hits |= bulk_pass_k(ht, tbl, keys, n, todo & ~hits & ~probed, objs,
 					    &in_next, key_len, fast, false);
 		else
-			hits |= bulk_pass_k(ht, tbl, keys, todo & ~hits & ~probed, objs,
+			hits |= bulk_pass_k(ht, tbl, keys, n, todo & ~hits & ~probed, objs,
 					    &in_next, key_len, fast, true);
 		if (likely(hits == todo))
 			break;
@@ -662,12 +653,13 @@ done:
 
 /*
  * Stage depth of a bulk lookup, for a caller that pipelines its bursts:
- * depth 0 prefetches the bucket of each key; depth d > 0 steps through the
- * key's chain as a bulk lookup's rounds do (the bucket and the first d-1
- * objects, prefetched by the earlier stages), stops at the key's object,
- * and prefetches the d-th. A prefetch never faults and the stage returns
- * nothing, so the caller may pass quiescent states between the stages: a
- * concurrent change only makes a prefetch useless.
+ * depth 0 prefetches the bucket of each key; depth d > 0 reads the bucket
+ * and steps through the objects that may hold the key (bucket_next(): the
+ * slots of its tag, then the overflow chain) as a bulk lookup does, the
+ * first d-1 of them prefetched by the earlier stages, stops at the key's
+ * object, and prefetches the d-th. A prefetch never faults and the stage
+ * returns nothing, so the caller may pass quiescent states between the
+ * stages: a concurrent change only makes a prefetch useless.
  */
 static __rte_always_inline void
 prefetch_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint32_t depth,
@@ -678,8 +670,9 @@ prefetch_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint3
 							       rte_memory_order_acquire);
 	const struct __rte_rht_table *t, *later;
 	struct rte_rhash_head **bkt, *he;
-	uint32_t i, d, emptied;
+	uint32_t i, d, emptied, m;
 	uint64_t hash;
+	bool in_chain;
 
 	later = rehash_progress(tbl, &emptied);
 	for (i = 0; i < n; i++) {
@@ -689,10 +682,18 @@ prefetch_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint3
 			rte_prefetch0(bkt);
 			continue;
 		}
-		he = chain_start(ht->core.head_offset, bkt, hash);
-		for (d = 1; d < depth && he != NULL && !match_k(ht, keys[i], he, key_len, fast);
-		     d++)
-			he = chain_next(ht->core.head_offset, bkt, hash, he);
+		m = __rte_rht_line_match(__rte_rht_slots(bkt), __rte_rht_tag(hash));
+		in_chain = false;
+		he = NULL;
+		for (d = 0; d < depth; d++) {
+			if (d > 0 && match_k(ht, keys[i], he, key_len, fast))
+				break;
+			he = bucket_next(bkt, hash, &m, &in_chain, he);
+			if (he == NULL)
+				break;
+		}
+		if (he != NULL && d == depth)
+			rte_prefetch0(rht_obj(ht, he));
 	}
 }
 

@@ -173,11 +173,11 @@ rht_word(struct rte_rhash_head **bkt)
 }
 
 /*
- * Who writes a bucket word: the writers and the rehash worker, each holding
- * the bucket's lock, a bit of the word itself (a single_writer table takes
- * none: its one writer runs the worker too). The worker, which moves an
- * object under its old bucket's lock, takes the new bucket's lock to link
- * it (see move_object()). The new word keeps the lock bit of the one it
+ * Who writes an overflow word (and a slot): the writers and the rehash
+ * worker, each holding the bucket's lock, a bit of the overflow word itself
+ * (a single_writer table takes none: its one writer runs the worker too).
+ * The worker, which moves an object under its old bucket's lock, takes the
+ * new bucket's lock to link it (see link_in_new()). The new word keeps the lock bit of the one it
  * replaces: held until rht_bucket_lock_drop(). relaxed load: under the
  * lock, the word is the holder's own. release: pairs with the readers'
  * acquire loads of the word, so whoever sees the new head sees it
@@ -211,6 +211,57 @@ rht_chain_push(struct rte_rhash_head **bkt, struct rte_rhash_head *w, struct rte
 	rht_bucket_store(bkt, __rte_rht_bucket_word(he,
 			__rte_rht_summary_add(__rte_rht_bucket_summary(w), hash),
 			__rte_rht_bucket_len(w) + 1));
+}
+
+/*
+ * Store word in slot s of the locked bucket bkt. release: pairs with the
+ * readers' acquire loads of the slot, so whoever sees an object there sees
+ * it initialised.
+ */
+static inline void
+rht_slot_store(struct rte_rhash_head **bkt, uint32_t s, struct rte_rhash_head *word)
+{
+	rte_atomic_store_explicit(&__rte_rht_slots(bkt)[s], word, rte_memory_order_release);
+}
+
+/*
+ * The slot of the locked bucket bkt that holds he, or -1. relaxed: only
+ * the lock holder changes the slots.
+ */
+static inline int
+rht_slot_of(struct rte_rhash_head **bkt, const struct rte_rhash_head *he)
+{
+	struct rte_rhash_head **slots = __rte_rht_slots(bkt);
+	uint32_t s;
+
+	for (s = 0; s < __RTE_RHT_SLOTS; s++)
+		if (__rte_rht_slot_obj(rte_atomic_load_explicit(&slots[s],
+				rte_memory_order_relaxed)) == he)
+			return (int)s;
+	return -1;
+}
+
+/* An empty slot of the locked bucket bkt, or -1 when the seven are taken. */
+static inline int
+rht_slot_free(struct rte_rhash_head **bkt)
+{
+	return rht_slot_of(bkt, NULL);
+}
+
+/*
+ * Link he, whose hash is hash, into the locked bucket bkt, whose overflow
+ * word is w: an empty slot, else the head of the overflow chain.
+ */
+static inline void
+rht_bucket_add(struct rte_rhash_head **bkt, struct rte_rhash_head *w, struct rte_rhash_head *he,
+	       uint64_t hash)
+{
+	int s = rht_slot_free(bkt);
+
+	if (likely(s >= 0))
+		rht_slot_store(bkt, (uint32_t)s, __rte_rht_slot_word(he, hash));
+	else
+		rht_chain_push(bkt, w, he, hash);
 }
 
 /*
@@ -395,8 +446,9 @@ rht_lookup_kind(uint32_t fast_key_len)
 
 /*
  * Full hash of a key in a bucket table: the low 32 bits pick the bucket,
- * the top 15 bits feed the bucket summary. A user hash gives 32 bits only;
- * the top 15 of its upper half then feed the summary too.
+ * the top 16 the slot tag (__rte_rht_tag()), the top 8 the overflow
+ * summary's Bloom bits. A user hash gives 32 bits only, in both halves:
+ * its top bits then feed the tag and the summary.
  */
 static __rte_always_inline uint64_t
 rht_key_hash(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl, const void *key)

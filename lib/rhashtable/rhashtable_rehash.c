@@ -4,7 +4,7 @@
 
 /*
  * The rehash worker: decides when to grow, shrink or re-seed, and moves the
- * objects of the oldest bucket table into the newest, one chain at a time.
+ * objects of the oldest bucket table into the newest, one bucket at a time.
  * It runs as an rte_service on a service lcore (in steps of
  * RTE_RHT_REHASH_BATCH buckets, so that it shares its lcore), or to
  * completion in rte_rhashtable_rehash_run(). ht->rehash_lock makes it single.
@@ -41,92 +41,127 @@ chain_last_link(struct rte_rhash_head **bkt)
 
 /*
  * What the worker learnt about a locked old bucket ahead of its moves: the
- * first objects of its chain and their hashes in table dst.
+ * objects of its slots (slot[k] holds obj[k]) and their hashes in table dst.
  */
-#define RHT_PLAN_OBJS 2
-
 struct move_plan {
 	const struct __rte_rht_table *dst;
 	uint32_t n;
-	struct rte_rhash_head *obj[RHT_PLAN_OBJS];
-	uint64_t hash[RHT_PLAN_OBJS];
+	uint8_t slot[__RTE_RHT_SLOTS];
+	struct rte_rhash_head *obj[__RTE_RHT_SLOTS];
+	uint64_t hash[__RTE_RHT_SLOTS];
 };
 
-/* The hash of he in new_tbl: from the plan when it has it. */
-static uint64_t
-planned_hash(const struct rte_rhashtable *ht, const struct move_plan *plan,
-	     const struct __rte_rht_table *new_tbl, const struct rte_rhash_head *he)
+/*
+ * Link he, whose hash in new_tbl is hash, into its bucket of new_tbl, under
+ * that bucket's lock. he is still reachable from its old bucket: when the
+ * link goes into the overflow chain, the head that the push stores in
+ * he->next is visible at once to a reader standing on he. Pushing with a
+ * compare-and-swap and no lock, as the worker once did, a writer could
+ * unlink that head (and retire it) between the two: the push failed and
+ * linked again, but a reader that followed he->next meanwhile, in a read
+ * section begun after the retirement, reached a freed object (a
+ * use-after-free an ASan build of the rcu stress test caught). A single
+ * writer is the thread that runs us and takes no lock.
+ * acquire: as in bucket_scan() (rhashtable_update.c).
+ */
+static void
+link_in_new(const struct rte_rhashtable *ht, struct __rte_rht_table *new_tbl,
+	    struct rte_rhash_head *he, uint64_t hash)
 {
-	uint32_t i;
+	struct rte_rhash_head **nbkt = __rte_rht_bucket(new_tbl, rht_hash_idx(new_tbl, hash));
 
-	if (plan != NULL && plan->dst == new_tbl)
-		for (i = 0; i < plan->n; i++)
-			if (plan->obj[i] == he)
-				return plan->hash[i];
-	return rht_obj_hash(ht, new_tbl, rht_obj(ht, he));
+	rht_bucket_lock_take(ht, nbkt);
+	rht_bucket_add(nbkt, rte_atomic_load_explicit(nbkt, rte_memory_order_acquire), he, hash);
+	rht_bucket_lock_drop(ht, nbkt);
 }
 
 /*
- * Move he, the last object of the locked old chain of bucket old_bkt, which
- * link pprev points to, to the head of its chain in new_tbl: link it there
- * first, unlink it from the old chain second, so that it is always
- * reachable (see rhashtable_lookup.c).
+ * Move he, the object of slot s of the locked old bucket bkt, to new_tbl:
+ * link it there first, empty its slot second, so that it is always
+ * reachable (see rhashtable_lookup.c). release (in rht_slot_store()): a
+ * reader that no longer sees he in the slot will see old->future_tbl
+ * (attached before this move) after it.
  */
 static void
-move_object(const struct rte_rhashtable *ht, struct __rte_rht_table *new_tbl,
-	    struct rte_rhash_head **old_bkt, struct rte_rhash_head **pprev,
-	    struct rte_rhash_head *he, uint64_t hash)
+move_slot(const struct rte_rhashtable *ht, struct __rte_rht_table *new_tbl,
+	  struct rte_rhash_head **bkt, uint32_t s, struct rte_rhash_head *he, uint64_t hash)
 {
-	uint32_t nidx = rht_hash_idx(new_tbl, hash);
-	struct rte_rhash_head **nbkt = __rte_rht_bucket(new_tbl, nidx);
-
-	/* Under the new bucket's lock. he is still reachable from its old
-	 * chain, so the link to the new chain's head that the push stores in
-	 * he->next is visible at once. Pushing with a compare-and-swap and no
-	 * lock, as the worker once did, a writer could unlink that head (and
-	 * retire it) between the two: the push failed and linked again, but a
-	 * reader that followed he->next meanwhile, in a read section begun
-	 * after the retirement, reached a freed object (a use-after-free an
-	 * ASan build of the rcu stress test caught). A single writer is the
-	 * thread that runs us and takes no lock.
-	 * acquire: as in bucket_scan() (rhashtable_update.c).
-	 */
-	rht_bucket_lock_take(ht, nbkt);
-	rht_chain_push(nbkt, rte_atomic_load_explicit(nbkt, rte_memory_order_acquire), he, hash);
-	rht_bucket_lock_drop(ht, nbkt);
-	/* release (in rht_link_replace()): a reader that no longer sees he in
-	 * the old chain will see old->future_tbl (attached before this move)
-	 * after its walk. A plain marker, also in an emptied bucket word (an
-	 * empty summary), which keeps the lock the worker holds.
-	 */
-	rht_link_replace(old_bkt, pprev, __rte_rht_nulls(old_bkt));
+	link_in_new(ht, new_tbl, he, hash);
+	rht_slot_store(bkt, s, NULL);
 }
 
-/* Move the last object of the locked old chain of bucket old_bkt to the newest table. */
+/*
+ * Move the last object of the locked overflow chain of old bucket bkt to
+ * new_tbl, linked there before it is unlinked here. A plain marker, also
+ * in an emptied overflow word (an empty summary), which keeps the lock the
+ * worker holds. release (in rht_link_replace()): as in move_slot().
+ */
 static void
-move_last_object(struct rte_rhashtable *ht, struct __rte_rht_table *old,
-		 struct rte_rhash_head **old_bkt, const struct move_plan *plan)
+move_last_object(const struct rte_rhashtable *ht, struct __rte_rht_table *new_tbl,
+		 struct rte_rhash_head **bkt)
 {
-	struct rte_rhash_head **pprev = chain_last_link(old_bkt);
+	struct rte_rhash_head **pprev = chain_last_link(bkt);
 	struct rte_rhash_head *he = __rte_rht_ptr(*pprev);
-	struct __rte_rht_table *new_tbl = rht_last_table(old);
 
-	move_object(ht, new_tbl, old_bkt, pprev, he, planned_hash(ht, plan, new_tbl, he));
+	link_in_new(ht, new_tbl, he, rht_obj_hash(ht, new_tbl, rht_obj(ht, he)));
+	rht_link_replace(bkt, pprev, __rte_rht_nulls(bkt));
 }
 
-/* Move every object of the locked old bucket bkt and unlock it; returns how many. */
+/*
+ * Move every object of the locked old bucket bkt to the newest table and
+ * unlock it; returns how many. The slots that plan (may be NULL) hashed
+ * for that table first, then the other slots, then the overflow chain from
+ * its end.
+ */
 static uint32_t
 empty_locked_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old,
 		    struct rte_rhash_head **bkt, const struct move_plan *plan)
 {
-	uint32_t moved = 0;
+	struct __rte_rht_table *new_tbl = rht_last_table(old);
+	struct rte_rhash_head **slots = __rte_rht_slots(bkt);
+	struct rte_rhash_head *he;
+	uint32_t moved = 0, k, s;
 
+	if (plan != NULL && plan->dst == new_tbl) {
+		for (k = 0; k < plan->n; k++)
+			move_slot(ht, new_tbl, bkt, plan->slot[k], plan->obj[k], plan->hash[k]);
+		moved = plan->n;
+	}
+	for (s = 0; s < __RTE_RHT_SLOTS; s++) {
+		/* relaxed: under the lock, the slots are the worker's */
+		he = __rte_rht_slot_obj(rte_atomic_load_explicit(&slots[s],
+								 rte_memory_order_relaxed));
+		if (he == NULL)
+			continue;
+		move_slot(ht, new_tbl, bkt, s, he, rht_obj_hash(ht, new_tbl, rht_obj(ht, he)));
+		moved++;
+	}
 	while (!__rte_rht_is_nulls(*bkt)) {
-		move_last_object(ht, old, bkt, plan);
+		move_last_object(ht, new_tbl, bkt);
 		moved++;
 	}
 	rht_bucket_lock_drop(ht, bkt);
 	return moved;
+}
+
+/*
+ * Whether old bucket idx holds objects: a hint, read without the bucket's
+ * lock, to skip a lock or aim a prefetch only. The worker is no QSBR
+ * reader, so a writer may remove an object and free_obj release it at
+ * any time.
+ */
+static bool
+bucket_hint_full(const struct __rte_rht_table *old, uint32_t idx)
+{
+	struct rte_rhash_head **bkt = __rte_rht_bucket(old, idx);
+	struct rte_rhash_head **slots = __rte_rht_slots(bkt);
+	uintptr_t any = 0;
+	uint32_t s;
+
+	for (s = 0; s < __RTE_RHT_SLOTS; s++)
+		any |= (uintptr_t)rte_atomic_load_explicit(&slots[s], rte_memory_order_relaxed);
+	return any != 0 ||
+	       !__rte_rht_is_nulls(rte_atomic_load_explicit(bkt, rte_memory_order_relaxed));
 }
 
 /* Move every object of old bucket idx; returns how many. */
@@ -136,10 +171,9 @@ empty_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t id
 	struct rte_rhash_head **bkt = __rte_rht_bucket(old, idx);
 
 	/* no insert reaches old any more (see rehash_some()): an empty bucket
-	 * stays empty, and needs no lock. acquire: pairs with the release of
-	 * a removal that emptied it.
+	 * stays empty, and needs no lock
 	 */
-	if (__rte_rht_is_nulls(rte_atomic_load_explicit(bkt, rte_memory_order_acquire)))
+	if (!bucket_hint_full(old, idx))
 		return 0;
 	rht_bucket_lock_take(ht, bkt);
 	return empty_locked_bucket(ht, old, bkt, NULL);
@@ -218,51 +252,32 @@ drop_first_table(struct rte_rhashtable *ht, struct __rte_rht_table *old)
 }
 
 /*
- * The bucket word of old bucket idx, or a nulls marker past the end: a
- * hint, read without the bucket's lock, to be used for prefetches and to
- * skip a lock only. The worker is no QSBR reader, so a writer may remove
- * the first object and free_obj release it at any time.
+ * Moving is a chain of cache misses: old bucket, its objects, their new
+ * buckets. The objects of a bucket are fetched RHT_MOVE_AHEAD buckets
+ * ahead of its move (move_range()); when the moves miss the caches, the
+ * worker plans them (move_range_planned()).
  */
-static struct rte_rhash_head *
-bucket_hint(const struct __rte_rht_table *old, uint32_t idx)
+#define RHT_MOVE_AHEAD 8
+
+/* Prefetch the key line of each object in the slots of old bucket idx (a hint). */
+static void
+prefetch_bucket_objects(const struct rte_rhashtable *ht, const struct __rte_rht_table *old,
+			uint32_t idx)
 {
+	struct rte_rhash_head **slots;
+	struct rte_rhash_head *he;
+	uint32_t s;
+
 	if (idx >= old->size)
-		return __rte_rht_nulls(NULL);
-	return rte_atomic_load_explicit(__rte_rht_bucket(old, idx), rte_memory_order_relaxed);
-}
-
-/*
- * Moving is a chain of cache misses: old bucket, object, new bucket, and
- * for a longer chain the next object and its new bucket. The first object
- * of a bucket is fetched RHT_MOVE_AHEAD buckets ahead of its move; when
- * the moves miss the caches, RHT_PLAN_AHEAD buckets ahead of its planning,
- * which fetches the destinations too (move_range_planned()).
- */
-#define RHT_MOVE_AHEAD 32
-
-/*
- * Prefetch the object whose head link is link, or what a nulls marker
- * points to as if it were one, without a branch: which chains end at once
- * is a coin toss, and a prefetch never faults. The address is computed as
- * an integer, as a marker past the table's end is no object's address.
- */
-static void
-prefetch_linked(const struct rte_rhashtable *ht, const struct rte_rhash_head *link)
-{
-	uintptr_t head = (uintptr_t)__rte_rht_ptr(link);
-
-	rte_prefetch0((const void *)(head - ht->core.head_offset + ht->core.key_offset));
-	/* the move stores to the object's next link */
-	rht_prefetch_write((const void *)head);
-}
-
-static void
-prefetch_first_object(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx)
-{
-	/* an empty bucket's marker is its own address: prefetching it costs
-	 * less than a misprediction
-	 */
-	prefetch_linked(ht, bucket_hint(old, idx));
+		return;
+	slots = __rte_rht_slots(__rte_rht_bucket(old, idx));
+	for (s = 0; s < __RTE_RHT_SLOTS; s++) {
+		he = __rte_rht_slot_obj(rte_atomic_load_explicit(&slots[s],
+								 rte_memory_order_relaxed));
+		if (he != NULL)
+			rte_prefetch0((const char *)he - ht->core.head_offset +
+				      ht->core.key_offset);
+	}
 }
 
 /*
@@ -310,7 +325,7 @@ rehash_misses_cache(const struct rte_rhashtable *ht, struct __rte_rht_table *old
 {
 	/* the batched count: a hint is enough here */
 	uint64_t bytes = rht_nelems(ht) * RTE_CACHE_LINE_SIZE +
-		((uint64_t)old->size + rht_last_table(old)->size) * sizeof(struct rte_rhash_head *);
+		((uint64_t)old->size + rht_last_table(old)->size) * RTE_CACHE_LINE_SIZE;
 	uint64_t cache = rte_atomic_load_explicit(&rht_cache_bytes, rte_memory_order_relaxed);
 
 	return cache == 0 || bytes > cache;
@@ -330,25 +345,6 @@ buckets_done(struct __rte_rht_table *old, uint32_t done)
 		rte_atomic_store_explicit(&old->emptied, done, rte_memory_order_release);
 }
 
-/*
- * Which of the n (at most 32) old buckets from idx hold objects, as a bit
- * mask: a hint, as bucket_hint() says, taken without a branch per bucket.
- * About half of the buckets of a growing table are empty, at random: a
- * branch on each mispredicted so often that skipping the empty ones
- * through this mask made growth to 64Ki entries some 15% faster.
- */
-static uint32_t
-full_buckets(const struct __rte_rht_table *old, uint32_t idx, uint32_t n)
-{
-	uint32_t full = 0, k;
-
-	for (k = 0; k < n; k++)
-		full |= (uint32_t)!__rte_rht_is_nulls(bucket_hint(old, idx + k)) << k;
-	return full;
-}
-
-/* Buckets the worker looks at together: a mask word of full_buckets(). */
-#define RHT_MOVE_GROUP 32U
 
 /*
  * Empty old buckets [start, end) one after the other; returns the objects
@@ -359,83 +355,64 @@ static uint64_t
 move_range(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t start, uint32_t end)
 {
 	uint64_t moved = 0;
-	uint32_t i, k, n, full;
+	uint32_t i;
 
-	for (i = start; i < end; i += n) {
-		n = RTE_MIN(RHT_MOVE_GROUP, end - i);
-		for (k = 0; k < n; k++)
-			prefetch_first_object(ht, old, i + k + RHT_MOVE_AHEAD);
-		for (full = full_buckets(old, i, n); full != 0; full &= full - 1)
-			moved += empty_bucket(ht, old, i + rte_bsf32(full));
-		buckets_done(old, i + n);
+	for (i = start; i < end; i++) {
+		prefetch_bucket_objects(ht, old, i + RHT_MOVE_AHEAD);
+		moved += empty_bucket(ht, old, i);
+		buckets_done(old, i + 1);
 	}
 	return moved;
 }
 
 /*
  * Planned moves, for a rehash that misses the caches: the worker takes old
- * buckets in groups of RHT_PLAN_GROUP (four lines of bucket words). It locks
- * the full buckets of a group two groups ahead of the one it empties,
- * hashes their first objects and prefetches their destinations and second
- * objects; one group ahead, it does the same for the second objects; then
- * it empties the group with the hashes it planned. Writers hold one bucket
- * lock at a time, and the worker takes the new buckets' after the old
- * ones': holding up to 3 * RHT_PLAN_GROUP of these cannot deadlock. The
- * locks keep the planned chains as they were planned, and their objects
- * alive. The first objects of a group are prefetched RHT_PLAN_AHEAD
- * buckets before it is planned.
- *
- * Groups of 32 buckets (the width of a full_buckets() mask) rather than 8
- * keep four times as many objects, destinations and second objects in
- * flight: on an AMD EPYC guest whose TLB misses on nearly every line of a
- * 16Mi table, a move took 0.81-0.85x as long (ns_per_move of
- * insert/rhashtable/grow/16777216, in turns with groups of 8, three rounds
- * of five; 0.88-0.93x at 1Mi). A writer that needs a bucket of the window
- * waits for at most three groups of moves, a few microseconds.
+ * buckets in groups of RHT_PLAN_GROUP. It fetches the lines of a group
+ * RHT_PLAN_AHEAD buckets ahead; it locks the full buckets of a group two
+ * groups ahead of the one it empties, reads their slots and prefetches
+ * their objects; one group ahead, it hashes those objects and prefetches
+ * their new buckets; then it empties the group with the hashes it planned
+ * (the overflow chains, a few objects in a hundred, unplanned). Writers
+ * hold one bucket lock at a time, and the worker takes the new buckets'
+ * after the old ones': holding up to 3 * RHT_PLAN_GROUP of these cannot
+ * deadlock. The locks keep the planned slots as they were planned, and
+ * their objects alive. A writer that needs a bucket of the window waits
+ * for at most three groups of moves.
  */
-#define RHT_PLAN_GROUP 32U
+#define RHT_PLAN_GROUP 4U
 #define RHT_PLAN_LAG 2U     /* groups between planning and moving */
 #define RHT_PLAN_RING 4U    /* a power of 2 above RHT_PLAN_LAG */
-#define RHT_PLAN_AHEAD (RHT_PLAN_GROUP * 3 / 2)
+#define RHT_PLAN_AHEAD (RHT_PLAN_GROUP * 4)
 
 struct plan_group {
 	uint32_t full;    /* buckets locked and planned */
-	uint32_t longer;  /* buckets whose chain held a second object */
 	struct move_plan plan[RHT_PLAN_GROUP];
 };
 
+/* Lock old bucket idx, note its slots' objects and prefetch them. */
 static void
-plan_object(const struct rte_rhashtable *ht, struct move_plan *plan, struct rte_rhash_head *he)
-{
-	uint64_t hash = rht_obj_hash(ht, plan->dst, rht_obj(ht, he));
-	uint32_t idx = rht_hash_idx(plan->dst, hash);
-	struct rte_rhash_head *next = he->next;
-
-	/* the new bucket, whose lock move_object() takes */
-	rht_prefetch_write(__rte_rht_bucket(plan->dst, idx));
-	plan->obj[plan->n] = he;
-	plan->hash[plan->n] = hash;
-	plan->n++;
-	prefetch_linked(ht, next);
-}
-
-/* Lock old bucket idx and plan its first object; whether it has a second. */
-static bool
 plan_bucket(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx,
 	    struct move_plan *plan)
 {
 	struct rte_rhash_head **bkt = __rte_rht_bucket(old, idx);
+	struct rte_rhash_head **slots = __rte_rht_slots(bkt);
 	struct rte_rhash_head *he;
+	uint32_t s;
 
 	rht_bucket_lock_take(ht, bkt);
 	plan->dst = rht_last_table(old);
 	plan->n = 0;
-	he = __rte_rht_ptr(*bkt);
-	/* a removal may have emptied it since full_buckets() */
-	if (unlikely(__rte_rht_is_nulls(he)))
-		return false;
-	plan_object(ht, plan, he);
-	return !__rte_rht_is_nulls(he->next);
+	for (s = 0; s < __RTE_RHT_SLOTS; s++) {
+		/* relaxed: under the lock, the slots are the worker's */
+		he = __rte_rht_slot_obj(rte_atomic_load_explicit(&slots[s],
+								 rte_memory_order_relaxed));
+		if (he == NULL)
+			continue;
+		rte_prefetch0((const char *)he - ht->core.head_offset + ht->core.key_offset);
+		plan->slot[plan->n] = (uint8_t)s;
+		plan->obj[plan->n] = he;
+		plan->n++;
+	}
 }
 
 /* Lock and plan the full buckets of the group of n buckets from base. */
@@ -443,57 +420,36 @@ static void
 plan_group(const struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t base,
 	   uint32_t n, struct plan_group *g)
 {
-	uint32_t f, k;
+	uint32_t k;
 
-	g->full = full_buckets(old, base, n);
-	g->longer = 0;
-	for (f = g->full; f != 0; f &= f - 1) {
-		k = rte_bsf32(f);
-		g->longer |= (uint32_t)plan_bucket(ht, old, base + k, &g->plan[k]) << k;
+	g->full = 0;
+	for (k = 0; k < n; k++) {
+		if (!bucket_hint_full(old, base + k))
+			continue;
+		plan_bucket(ht, old, base + k, &g->plan[k]);
+		g->full |= 1U << k;
 	}
 }
 
-/* Plan the second objects of a planned group, which plan_object() prefetched. */
+/* Hash the planned objects of a group, prefetched by plan_bucket(), and fetch their new buckets. */
 static void
-plan_seconds(const struct rte_rhashtable *ht, struct plan_group *g)
+plan_hashes(const struct rte_rhashtable *ht, struct plan_group *g)
 {
 	struct move_plan *plan;
-	uint32_t f;
+	uint32_t f, k;
 
-	for (f = g->longer; f != 0; f &= f - 1) {
-		plan = &g->plan[rte_bsf32(f)];
-		plan_object(ht, plan, plan->obj[0]->next);
+	for (f = g->full; f != 0; f &= f - 1) {
+		plan = &g->plan[rte_ctz32(f)];
+		for (k = 0; k < plan->n; k++) {
+			plan->hash[k] = rht_obj_hash(ht, plan->dst, rht_obj(ht, plan->obj[k]));
+			/* the new bucket, whose lock link_in_new() takes */
+			rht_prefetch_write(__rte_rht_bucket(plan->dst,
+						rht_hash_idx(plan->dst, plan->hash[k])));
+		}
 	}
 }
 
-/*
- * Empty planned bucket idx, whose locked chain held one object when it was
- * planned (or none, if a removal emptied it first): it still does, as the
- * worker holds its lock. Returns the objects moved.
- */
-static uint32_t
-empty_planned_single(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t idx,
-		     const struct move_plan *plan)
-{
-	struct rte_rhash_head **bkt = __rte_rht_bucket(old, idx);
-	struct __rte_rht_table *new_tbl;
-	uint32_t moved = 0;
-
-	if (likely(plan->n != 0)) {
-		new_tbl = rht_last_table(old);
-		move_object(ht, new_tbl, bkt, bkt, plan->obj[0],
-			    planned_hash(ht, plan, new_tbl, plan->obj[0]));
-		moved = 1;
-	}
-	rht_bucket_lock_drop(ht, bkt);
-	return moved;
-}
-
-/*
- * Empty the locked buckets of a planned group; returns the objects moved.
- * Chains of one object, two in three of the full buckets of a growing
- * table, first and without a walk; then the longer ones.
- */
+/* Empty the locked buckets of a planned group; returns the objects moved. */
 static uint64_t
 empty_group(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t base,
 	    const struct plan_group *g)
@@ -501,12 +457,8 @@ empty_group(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t bas
 	uint64_t moved = 0;
 	uint32_t f, k;
 
-	for (f = g->full & ~g->longer; f != 0; f &= f - 1) {
-		k = rte_bsf32(f);
-		moved += empty_planned_single(ht, old, base + k, &g->plan[k]);
-	}
-	for (f = g->longer; f != 0; f &= f - 1) {
-		k = rte_bsf32(f);
+	for (f = g->full; f != 0; f &= f - 1) {
+		k = rte_ctz32(f);
 		moved += empty_locked_bucket(ht, old, __rte_rht_bucket(old, base + k), &g->plan[k]);
 	}
 	return moved;
@@ -514,8 +466,8 @@ empty_group(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t bas
 
 /*
  * Empty old buckets [start, end) through the planned groups; returns the
- * objects moved. Iteration i plans group i, the second objects of group
- * i - 1 and empties group i - RHT_PLAN_LAG.
+ * objects moved. Iteration i plans group i, hashes group i - 1 and
+ * empties group i - RHT_PLAN_LAG.
  */
 static uint64_t
 move_range_planned(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint32_t start,
@@ -526,18 +478,18 @@ move_range_planned(struct rte_rhashtable *ht, struct __rte_rht_table *old, uint3
 	uint64_t moved = 0;
 	uint32_t i, k, base, n;
 
-	/* a group's full and longer buckets are masks of full_buckets() */
-	RTE_BUILD_BUG_ON(RHT_PLAN_GROUP > RHT_MOVE_GROUP);
+	RTE_BUILD_BUG_ON(RHT_PLAN_GROUP > 32);
 	for (i = 0; i < ngroups + RHT_PLAN_LAG; i++) {
 		if (i < ngroups) {
 			base = start + i * RHT_PLAN_GROUP;
 			n = RTE_MIN(RHT_PLAN_GROUP, end - base);
-			for (k = 0; k < n; k++)
-				prefetch_first_object(ht, old, base + k + RHT_PLAN_AHEAD);
+			for (k = base + RHT_PLAN_AHEAD; k < base + RHT_PLAN_AHEAD + n &&
+			     k < old->size; k++)
+				rht_prefetch_write(__rte_rht_bucket(old, k));
 			plan_group(ht, old, base, n, &groups[i % RHT_PLAN_RING]);
 		}
 		if (i >= 1 && i - 1 < ngroups)
-			plan_seconds(ht, &groups[(i - 1) % RHT_PLAN_RING]);
+			plan_hashes(ht, &groups[(i - 1) % RHT_PLAN_RING]);
 		if (i < RHT_PLAN_LAG)
 			continue;
 		base = start + (i - RHT_PLAN_LAG) * RHT_PLAN_GROUP;

@@ -24,21 +24,25 @@ __rte_rht_initial_size(const struct rte_rhashtable_params *p, uint32_t max_size)
 {
 	uint32_t size = RTE_RHT_DEFAULT_SIZE;
 
+	/* slots for nelem_hint * 4 / 3 objects, seven a bucket */
 	if (p->nelem_hint != 0)
-		size = RTE_MAX(rte_align32pow2((uint32_t)p->nelem_hint * 4 / 3),
+		size = RTE_MAX(rte_align32pow2((uint32_t)(((uint64_t)p->nelem_hint * 4 / 3 +
+							  __RTE_RHT_SLOTS - 1) / __RTE_RHT_SLOTS)),
 			       (uint32_t)RTE_RHT_MIN_SIZE);
 	if (max_size != 0 && size > max_size)
 		size = max_size;
 	return size;
 }
 
+/* n empty buckets from b: empty slots, overflow words that end at once. */
 static void
 fill_nulls(struct rte_rhash_head **b, uint32_t n)
 {
 	uint32_t i;
 
-	for (i = 0; i < n; i++)
-		b[i] = __rte_rht_nulls(&b[i]);
+	memset(b, 0, (size_t)n * __RTE_RHT_LINE_WORDS * sizeof(*b));
+	for (i = 0; i < n; i++, b += __RTE_RHT_LINE_WORDS)
+		b[__RTE_RHT_SLOTS] = __rte_rht_nulls(&b[__RTE_RHT_SLOTS]);
 }
 
 static void
@@ -56,7 +60,8 @@ static struct __rte_rht_table *
 alloc_nested(struct rte_rhashtable *ht, uint32_t size)
 {
 	uint32_t i, npieces = size >> __RTE_RHT_PIECE_SHIFT;
-	size_t piece_bytes = __RTE_RHT_PIECE_BUCKETS * sizeof(struct rte_rhash_head *);
+	size_t piece_bytes = __RTE_RHT_PIECE_BUCKETS * __RTE_RHT_LINE_WORDS *
+			     sizeof(struct rte_rhash_head *);
 	struct __rte_rht_table *tbl;
 
 	tbl = __rte_rht_malloc(ht, "__rte_rht_table", sizeof(*tbl));
@@ -91,7 +96,7 @@ static struct __rte_rht_table *
 alloc_flat(struct rte_rhashtable *ht, uint32_t size)
 {
 	size_t bytes = sizeof(struct __rte_rht_table) +
-		(size_t)size * sizeof(struct rte_rhash_head *);
+		(size_t)size * __RTE_RHT_LINE_WORDS * sizeof(struct rte_rhash_head *);
 	struct __rte_rht_table *tbl;
 
 	/* the buckets start on the line after the struct (__rte_rht_flat_buckets()) */

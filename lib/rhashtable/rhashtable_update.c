@@ -6,10 +6,11 @@
  * The write side: insert, remove, replace. Writers take one bucket lock at a
  * time, in each bucket table of the chain in turn: an object only ever moves
  * from an older table to a newer one, under the lock of its old bucket, and
- * is in its new chain before that lock is released, so a writer that looks
+ * is in its new bucket before that lock is released, so a writer that looks
  * at the tables in order under their locks finds it. Inserts go to the
  * newest table only. The worker links the objects it moves under the
- * locks of their new buckets too: every bucket word changes under its lock.
+ * locks of their new buckets too: every slot and overflow word changes
+ * under its bucket's lock.
  */
 
 #include <errno.h>
@@ -62,10 +63,55 @@ rhl_push(struct rte_rhash_head **bkt, struct rte_rhash_head **pprev,
 }
 
 /*
- * Look for the key in one locked bucket. Returns 1 when the insert is done
- * (rhltable joined a list), -EEXIST, or 0 with *len the chain length.
- * The bucket word's summary and length spare the walk most of the time:
- * then no object of the chain is touched.
+ * rhltable: obj becomes the entry of the key's list in slot s of bucket
+ * bkt, in place of head, whose slot word is word (the tag stays: same key).
+ */
+static void
+rhl_push_slot(struct rte_rhash_head **bkt, uint32_t s, struct rte_rhash_head *word,
+	      struct rte_rhash_head *head, struct rte_rhash_head *obj)
+{
+	((struct rte_rhlist_head *)obj)->next = (struct rte_rhlist_head *)head;
+	rht_slot_store(bkt, s, (struct rte_rhash_head *)((uintptr_t)obj |
+			((uintptr_t)word & ~__RTE_RHT_SLOT_PTR_MASK)));
+}
+
+/*
+ * Look for the key among the slots of one locked bucket whose tag is the
+ * key's. Returns 1 when the insert is done (rhltable joined a list),
+ * -EEXIST, or 0.
+ */
+static int
+slots_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, struct rht_insert_ctx *c)
+{
+	struct rte_rhash_head **slots = __rte_rht_slots(bkt);
+	const uint16_t tag = __rte_rht_tag(c->hash);
+	struct rte_rhash_head *w, *p;
+	uint32_t m, s;
+
+	for (m = __rte_rht_line_match(slots, tag); m != 0; m &= m - 1) {
+		s = __rte_rht_match_slot(m);
+		/* relaxed: only the lock holder changes the slots */
+		w = rte_atomic_load_explicit(&slots[s], rte_memory_order_relaxed);
+		p = __rte_rht_slot_obj(w);
+		if (__rte_rht_slot_tag(w) != tag || rht_key_cmp(ht, c->key, rht_obj(ht, p)) != 0)
+			continue;
+		if (c->mode == RHT_INSERT_UNIQUE) {
+			if (c->existing != NULL)
+				*c->existing = rht_obj(ht, p);
+			return -EEXIST;
+		}
+		rhl_push_slot(bkt, s, w, p, c->obj);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Look for the key in one locked bucket: its slots, then its overflow
+ * chain. Returns 1 when the insert is done (rhltable joined a list),
+ * -EEXIST, or 0 with *len the chain's length. The overflow word's summary
+ * and length spare the walk most of the time: then no object of the chain
+ * is touched.
  */
 static int
 bucket_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, struct rht_insert_ctx *c,
@@ -76,9 +122,15 @@ bucket_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, struct rht_i
 	bool look = c->mode != RHT_INSERT_ANY && __rte_rht_summary_may_hold(w, c->hash);
 	struct rte_rhash_head **pprev;
 	struct rte_rhash_head *p;
+	int ret;
 
 	c->word = w;
 	*len = __rte_rht_bucket_len(w);
+	if (c->mode != RHT_INSERT_ANY) {
+		ret = slots_scan(ht, bkt, c);
+		if (ret != 0)
+			return ret;
+	}
 	if (!look && *len < __RTE_RHT_LEN_MAX)
 		return 0;
 	*len = 0;
@@ -98,12 +150,16 @@ bucket_scan(struct rte_rhashtable *ht, struct rte_rhash_head **bkt, struct rht_i
 	return 0;
 }
 
-/* Link obj at the head of a locked bucket of the newest table. */
+/*
+ * Link obj into a locked bucket of the newest table: a free slot, else the
+ * head of the overflow chain, which may hold RTE_RHT_MAX_CHAIN_LEN objects.
+ */
 static int
 bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhash_head **bkt,
 	    struct rht_insert_ctx *c, uint32_t len)
 {
-	if (rht_grow_above_pct(ht, tbl, 100) || len >= RTE_RHT_MAX_CHAIN_LEN) {
+	if (rht_grow_above_pct(ht, tbl, 100) ||
+	    (len >= RTE_RHT_MAX_CHAIN_LEN && rht_slot_free(bkt) < 0)) {
 		c->full_tbl = tbl;
 		return -EAGAIN;
 	}
@@ -112,7 +168,7 @@ bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_r
 	if (ht->rhlist)
 		((struct rte_rhlist_head *)c->obj)->next = NULL;
 	/* the word the scan saw: the lock has been held since */
-	rht_chain_push(bkt, c->word, c->obj, c->hash);
+	rht_bucket_add(bkt, c->word, c->obj, c->hash);
 	return 0;
 }
 
@@ -121,9 +177,10 @@ bucket_link(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_r
  * started to empty (emptied, non-zero, is its published progress), without
  * taking the bucket's lock:
  * - the worker emptied the bucket for good; or
- * - the key is looked for (not an rhltable list join) and the bucket's
- *   summary rules it out. Once the worker has published progress, it has
- *   waited for every writer that could still insert into that table
+ * - the key is looked for (not an rhltable list join), no slot has its
+ *   tag and the overflow word's summary rules it out. Once the worker has
+ *   published progress, it has waited for every writer that could still
+ *   insert into that table
  *   (rht_writers_drain()), so objects only leave the bucket, and the worker
  *   links an object into the newest table before it unlinks it here: an
  *   object of this key that the acquire load below does not see is in a
@@ -139,6 +196,7 @@ old_bucket_rules_out(struct rte_rhash_head **bkt, const struct rht_insert_ctx *c
 		return true;
 	/* acquire: pairs with the release stores that unlink moved objects */
 	return c->mode == RHT_INSERT_UNIQUE &&
+	       __rte_rht_line_match(__rte_rht_slots(bkt), __rte_rht_tag(hash)) == 0 &&
 	       !__rte_rht_summary_may_hold(rte_atomic_load_explicit(bkt, rte_memory_order_acquire),
 					 hash);
 }
@@ -463,8 +521,15 @@ unlink_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rh
 	   struct rht_writer *w, void *arg)
 {
 	struct rte_rhash_head *obj = arg;
-	struct rte_rhash_head **pprev = rht_chain_find_link(bkt, obj);
+	int s = rht_slot_of(bkt, obj);
+	struct rte_rhash_head **pprev;
 
+	if (s >= 0) {
+		rht_slot_store(bkt, (uint32_t)s, NULL);
+		rht_nelems_dec(ht, w);
+		return 1;
+	}
+	pprev = rht_chain_find_link(bkt, obj);
 	if (pprev == NULL)
 		return 0;
 	/* obj->next is left as it is, so that a reader standing on obj goes
@@ -502,11 +567,21 @@ swap_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhas
 	 struct rht_writer *w, void *arg)
 {
 	struct replace_arg *r = arg;
-	struct rte_rhash_head **pprev = rht_chain_find_link(bkt, r->old_obj);
+	int s = rht_slot_of(bkt, r->old_obj);
+	struct rte_rhash_head **pprev;
+	uintptr_t tag;
 
 	RTE_SET_USED(ht);
 	RTE_SET_USED(tbl);
 	RTE_SET_USED(w);
+	if (s >= 0) {
+		/* equal keys: the tag stays */
+		tag = (uintptr_t)__rte_rht_slots(bkt)[s] & ~__RTE_RHT_SLOT_PTR_MASK;
+		rht_slot_store(bkt, (uint32_t)s, (struct rte_rhash_head *)((uintptr_t)r->new_obj |
+									    tag));
+		return 1;
+	}
+	pprev = rht_chain_find_link(bkt, r->old_obj);
 	if (pprev == NULL)
 		return 0;
 	/* release: as in bucket_link(), new_obj may be a removed object that
@@ -542,15 +617,76 @@ rte_rhashtable_replace(struct rte_rhashtable *ht, struct rte_rhash_head *old_obj
 	return 0;
 }
 
+/*
+ * rhltable: unlink target from the list of entry, not entry itself.
+ * Returns whether it was there.
+ */
+static bool
+list_unlink(struct rte_rhlist_head *entry, struct rte_rhlist_head *target)
+{
+	struct rte_rhlist_head **lprev;
+
+	for (lprev = &entry->next; *lprev != NULL; lprev = &(*lprev)->next) {
+		if (*lprev == target) {
+			/* release: readers walking the list go on past it */
+			rte_atomic_store_explicit(lprev, target->next, rte_memory_order_release);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * rhltable: unlink target from the list of a slot's entry, or the entry
+ * itself. Returns 1 when done, 0 when target is in no slot's list.
+ */
+static int
+unlink_slot_member(struct rte_rhashtable *ht, struct rte_rhash_head **bkt,
+		   struct rht_writer *w, struct rte_rhlist_head *target)
+{
+	struct rte_rhash_head **slots = __rte_rht_slots(bkt);
+	struct rte_rhlist_head *entry;
+	struct rte_rhash_head *word;
+	uint32_t s;
+
+	for (s = 0; s < __RTE_RHT_SLOTS; s++) {
+		/* relaxed: only the lock holder changes the slots */
+		word = rte_atomic_load_explicit(&slots[s], rte_memory_order_relaxed);
+		entry = (struct rte_rhlist_head *)__rte_rht_slot_obj(word);
+		if (entry == NULL)
+			continue;
+		if (entry != target) {
+			if (list_unlink(entry, target))
+				return 1;
+			continue;
+		}
+		if (target->next == NULL) {
+			/* the key is gone */
+			rht_slot_store(bkt, s, NULL);
+			rht_nelems_dec(ht, w);
+		} else {
+			/* the list goes on from its second member (same tag) */
+			rht_slot_store(bkt, s, (struct rte_rhash_head *)
+				((uintptr_t)&target->next->rhead |
+				 ((uintptr_t)word & ~__RTE_RHT_SLOT_PTR_MASK)));
+		}
+		return 1;
+	}
+	return 0;
+}
+
 /* rhltable: unlink list from the chain entry's list, or the entry itself. */
 static int
 unlink_list_member(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
 		   struct rte_rhash_head **bkt, struct rht_writer *w, void *arg)
 {
 	struct rte_rhlist_head *target = arg;
-	struct rte_rhlist_head **lprev, *entry;
+	struct rte_rhlist_head *entry;
 	struct rte_rhash_head **pprev;
 	struct rte_rhash_head *p;
+
+	if (unlink_slot_member(ht, bkt, w, target))
+		return 1;
 
 	/* acquire: as in bucket_scan() */
 	p = __rte_rht_ptr(rte_atomic_load_explicit(bkt, rte_memory_order_acquire));
@@ -572,14 +708,8 @@ unlink_list_member(struct rte_rhashtable *ht, struct __rte_rht_table *tbl,
 			rht_link_replace(bkt, pprev, &second->rhead);
 			return 1;
 		}
-		for (lprev = &entry->next; *lprev != NULL; lprev = &(*lprev)->next) {
-			if (*lprev == target) {
-				/* release: readers walking the list go on past it */
-				rte_atomic_store_explicit(lprev, target->next,
-							  rte_memory_order_release);
-				return 1;
-			}
-		}
+		if (list_unlink(entry, target))
+			return 1;
 	}
 	return 0;
 }

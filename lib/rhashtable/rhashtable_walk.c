@@ -74,37 +74,84 @@ rte_rhashtable_walk_enter(struct rte_rhashtable *ht, struct rte_rhashtable_iter 
 }
 
 /*
- * After a pause, find the chain entry returned last in its bucket again. If
- * it left the bucket, restart the bucket: objects may then be returned
- * twice, but none that stayed is skipped.
+ * A walker's position in its bucket (it->pos): the next slot to read
+ * (it->p, when set, came from the slot before), the head of the overflow
+ * chain, or the chain after it->p.
+ */
+#define WALK_CHAIN_HEAD __RTE_RHT_SLOTS
+#define WALK_CHAIN_NEXT (__RTE_RHT_SLOTS + 1)
+
+/* Start the walker's bucket it->slot from its first slot. */
+static void
+walker_bucket_reset(struct rte_rhashtable_iter *it)
+{
+	it->p = NULL;
+	it->list = NULL;
+	it->pos = 0;
+}
+
+/*
+ * rhltable: after a pause, find the list member returned last in the list
+ * of entry p; if it left the list, restart the key's list: members may
+ * then be returned twice, but none that stayed is skipped.
+ */
+static void
+walker_refind_list(struct rte_rhashtable_iter *it, struct rte_rhash_head *p)
+{
+	struct rte_rhlist_head *l;
+
+	if (it->list == NULL)
+		return;
+	for (l = (struct rte_rhlist_head *)p; l != NULL && l != it->list;
+	     l = rte_atomic_load_explicit(&l->next, rte_memory_order_acquire))
+		;
+	if (l == NULL)
+		it->list = (struct rte_rhlist_head *)p;
+}
+
+/*
+ * After a pause, find the entry returned last in its bucket again. In a
+ * slot, the walk goes on with the next slot (slots do not shift), or reads
+ * the slot again if it holds another entry now; in the overflow chain, if
+ * the entry left the chain, the walk restarts the chain: objects may then
+ * be returned twice, but none that stayed is skipped.
  */
 static void
 walker_refind(struct rte_rhashtable_iter *it)
 {
-	struct __rte_rht_table *tbl = it->tbl;
+	struct rte_rhash_head **bkt;
 	struct rte_rhash_head *p;
-	struct rte_rhlist_head *l;
 
 	if (it->p == NULL)
 		return;
+	bkt = __rte_rht_bucket(it->tbl, it->slot);
 	/* acquire loads: pair with the release stores that link objects */
-	for (p = __rte_rht_ptr(rte_atomic_load_explicit(__rte_rht_bucket(tbl, it->slot),
-						  rte_memory_order_acquire));
+	if (it->pos <= __RTE_RHT_SLOTS) {
+		p = __rte_rht_slot_obj(rte_atomic_load_explicit(&__rte_rht_slots(bkt)[it->pos - 1],
+								 rte_memory_order_acquire));
+		if (p == it->p) {
+			walker_refind_list(it, p);
+			return;
+		}
+		/* the slot changed: read it again (an rhltable key whose first
+		 * member left has its second there now)
+		 */
+		it->pos--;
+		it->p = NULL;
+		it->list = NULL;
+		return;
+	}
+	for (p = __rte_rht_ptr(rte_atomic_load_explicit(bkt, rte_memory_order_acquire));
 	     !__rte_rht_is_nulls(p) && p != it->p;
 	     p = rte_atomic_load_explicit(&p->next, rte_memory_order_acquire))
 		;
 	if (__rte_rht_is_nulls(p)) {
 		it->p = NULL;
 		it->list = NULL;
+		it->pos = WALK_CHAIN_HEAD;
 		return;
 	}
-	if (it->list == NULL)
-		return;
-	for (l = (struct rte_rhlist_head *)p; l != NULL && l != it->list;
-	     l = rte_atomic_load_explicit(&l->next, rte_memory_order_acquire))
-		;
-	if (l == NULL) /* restart the key's list */
-		it->list = (struct rte_rhlist_head *)p;
+	walker_refind_list(it, p);
 }
 
 RTE_EXPORT_EXPERIMENTAL_SYMBOL(rte_rhashtable_walk_start_check, 26.03)
@@ -125,8 +172,7 @@ rte_rhashtable_walk_start_check(struct rte_rhashtable_iter *it)
 		/* our table was retired while we were parked */
 		it->tbl = rte_atomic_load_explicit(&ht->core.tbl, rte_memory_order_acquire);
 		it->slot = 0;
-		it->p = NULL;
-		it->list = NULL;
+		walker_bucket_reset(it);
 		ret = -EAGAIN;
 	}
 	it->started = true;
@@ -145,19 +191,20 @@ rte_rhashtable_walk_start(struct rte_rhashtable_iter *it)
 
 /*
  * The object after the walker's position in its bucket, or NULL at the end
- * of the bucket. Going on from the last object (not counting from the
- * bucket head) keeps inserts at the head and removals behind the walker
- * from shifting it: a removed object keeps its next link. A nulls marker
- * that is not this bucket's means a concurrent move or re-insert carried
- * the walker into another chain (see rhashtable_lookup.c): it starts the
- * bucket again, so objects may be returned twice, but none is skipped.
+ * of the bucket: the slots in order, then the overflow chain. Going on
+ * from the last object of the chain (not counting from its head) keeps
+ * inserts at the head and removals behind the walker from shifting it: a
+ * removed object keeps its next link. A nulls marker that is not this
+ * bucket's means a concurrent move or re-insert carried the walker into
+ * another chain (see rhashtable_lookup.c): it starts the chain again, so
+ * objects may be returned twice, but none is skipped.
  */
 static void *
 bucket_next(struct rte_rhashtable_iter *it)
 {
 	const struct rte_rhashtable *ht = it->ht;
 	struct rte_rhash_head **bkt = __rte_rht_bucket(it->tbl, it->slot);
-	struct rte_rhash_head *p;
+	struct rte_rhash_head *p = NULL;
 
 	/* acquire loads: pair with the release stores that link objects */
 	if (it->list != NULL) {
@@ -169,16 +216,21 @@ bucket_next(struct rte_rhashtable_iter *it)
 			return rht_obj(ht, &l->rhead);
 		}
 	}
-	for (;;) {
-		if (it->p == NULL)
+	while (p == NULL && it->pos < __RTE_RHT_SLOTS)
+		p = __rte_rht_slot_obj(rte_atomic_load_explicit(&__rte_rht_slots(bkt)[it->pos++],
+								 rte_memory_order_acquire));
+	while (p == NULL) {
+		if (it->pos == WALK_CHAIN_HEAD)
 			p = __rte_rht_ptr(rte_atomic_load_explicit(bkt, rte_memory_order_acquire));
 		else
 			p = rte_atomic_load_explicit(&it->p->next, rte_memory_order_acquire);
+		it->pos = WALK_CHAIN_NEXT;
 		if (!__rte_rht_is_nulls(p))
 			break;
 		if (p == __rte_rht_nulls(bkt))
 			return NULL;
-		it->p = NULL;
+		it->pos = WALK_CHAIN_HEAD;
+		p = NULL;
 	}
 	it->p = p;
 	it->list = ht->rhlist ? (struct rte_rhlist_head *)p : NULL;
@@ -198,7 +250,7 @@ rte_rhashtable_walk_next(struct rte_rhashtable_iter *it, void **obj)
 	if (it->end_of_table)
 		return -ENOENT;
 	tbl = it->tbl;
-	for (; it->slot < tbl->size; it->slot++, it->p = NULL, it->list = NULL) {
+	for (; it->slot < tbl->size; it->slot++, walker_bucket_reset(it)) {
 		*obj = bucket_next(it);
 		if (*obj != NULL)
 			return 0;
@@ -208,8 +260,7 @@ rte_rhashtable_walk_next(struct rte_rhashtable_iter *it, void **obj)
 	if (tbl != NULL) {
 		it->tbl = tbl;
 		it->slot = 0;
-		it->p = NULL;
-		it->list = NULL;
+		walker_bucket_reset(it);
 		return -EAGAIN;
 	}
 	it->end_of_table = true;

@@ -112,7 +112,12 @@ params_apply(struct rte_rhashtable *ht, const struct rte_rhashtable_params *p)
 	ht->lookup_kind = rht_lookup_kind(ht->core.fast_key_len);
 	ht->max_size = round_down_pow2(p->max_size);
 	ht->min_size = RTE_MAX(round_down_pow2(p->min_size), (uint32_t)RTE_RHT_MIN_SIZE);
-	ht->max_elems = ht->max_size != 0 ? 2 * ht->max_size : RTE_RHASHTABLE_MAX_ELEMS;
+	/* as many objects as the largest table has slots: a bucket holds at
+	 * most RTE_RHT_MAX_CHAIN_LEN more, which a fuller table would pass in
+	 * some of its buckets
+	 */
+	ht->max_elems = ht->max_size != 0 ? (uint32_t)RTE_MIN((uint64_t)__RTE_RHT_SLOTS *
+		ht->max_size, (uint64_t)RTE_RHASHTABLE_MAX_ELEMS) : RTE_RHASHTABLE_MAX_ELEMS;
 	ht->automatic_shrinking = p->automatic_shrinking;
 	ht->single_writer = p->single_writer;
 	ht->socket_id = p->socket_id;
@@ -307,27 +312,40 @@ rte_rhltable_table(struct rte_rhltable *hlt)
 	return hlt == NULL ? NULL : &hlt->ht;
 }
 
-/* Call fn on every object of one chain; the next link is read first. */
+/* Call fn on the object of one chain entry, or on each of its list. */
 static void
-chain_destroy(struct rte_rhashtable *ht, struct rte_rhash_head *p,
+entry_destroy(struct rte_rhashtable *ht, struct rte_rhash_head *p,
 	      rte_rhashtable_free_obj_t free_fn, void *ctx)
 {
-	for (p = __rte_rht_ptr(p); !__rte_rht_is_nulls(p); p = __rte_rht_ptr(p)) {
-		struct rte_rhash_head *next = p->next;
+	struct rte_rhlist_head *l = (struct rte_rhlist_head *)p;
+	struct rte_rhlist_head *lnext;
 
-		if (ht->rhlist) {
-			struct rte_rhlist_head *l = (struct rte_rhlist_head *)p;
+	if (!ht->rhlist) {
+		free_fn(ctx, rht_obj(ht, p));
+		return;
+	}
+	for (; l != NULL; l = lnext) {
+		lnext = l->next;
+		free_fn(ctx, rht_obj(ht, &l->rhead));
+	}
+}
 
-			while (l != NULL) {
-				struct rte_rhlist_head *lnext = l->next;
+/* Call fn on every object of bucket bkt: its slots, then its chain (next read first). */
+static void
+bucket_destroy(struct rte_rhashtable *ht, struct rte_rhash_head **bkt,
+	       rte_rhashtable_free_obj_t free_fn, void *ctx)
+{
+	struct rte_rhash_head *p, *next;
+	uint32_t s;
 
-				free_fn(ctx, rht_obj(ht, &l->rhead));
-				l = lnext;
-			}
-		} else {
-			free_fn(ctx, rht_obj(ht, p));
-		}
-		p = next;
+	for (s = 0; s < __RTE_RHT_SLOTS; s++) {
+		p = __rte_rht_slot_obj(__rte_rht_slots(bkt)[s]);
+		if (p != NULL)
+			entry_destroy(ht, p, free_fn, ctx);
+	}
+	for (p = __rte_rht_ptr(*bkt); !__rte_rht_is_nulls(p); p = __rte_rht_ptr(next)) {
+		next = p->next;
+		entry_destroy(ht, p, free_fn, ctx);
 	}
 }
 
@@ -348,7 +366,7 @@ rte_rhashtable_free_and_destroy(struct rte_rhashtable *ht,
 	for (tbl = ht->core.tbl; tbl != NULL; tbl = next) {
 		next = tbl->future_tbl;
 		for (i = 0; free_fn != NULL && i < tbl->size; i++)
-			chain_destroy(ht, *__rte_rht_bucket(tbl, i), free_fn, ctx);
+			bucket_destroy(ht, __rte_rht_bucket(tbl, i), free_fn, ctx);
 		__rte_rht_table_free(ht, tbl);
 	}
 	__rte_rht_rcu_free(ht);
@@ -438,7 +456,7 @@ rte_rhashtable_table_info_get(struct rte_rhashtable *ht, uint32_t idx,
 		info->nlocks = tbl->size;
 		info->nested = tbl->nested;
 		info->bytes = tbl->bytes;
-		info->bucket_mem = __rte_rht_bucket(tbl, 0);
+		info->bucket_mem = __rte_rht_slots(__rte_rht_bucket(tbl, 0));
 		info->numa_node = tbl->numa_node;
 	}
 	rte_spinlock_unlock(&ht->rehash_lock);

@@ -11,30 +11,34 @@
  * RTE resizable hash table (rhashtable)
  *
  * An intrusive hash table that grows and shrinks online. Objects embed a
- * struct rte_rhash_head; the table links them into per-bucket chains.
+ * struct rte_rhash_head; the table keeps them in buckets of one cache line:
+ * RTE_RHASHTABLE_BUCKET_SLOTS objects in place, and a chain of those past
+ * them (the overflow chain).
  *
  * A table is a chain of bucket tables. Normally there is one; while the table
  * is being resized (or re-seeded) there are two or more, and the rehash worker
  * moves every object from the first bucket table to the last, always
- * attaching an object to its new chain before detaching it from the old one,
+ * attaching an object to its new bucket before detaching it from the old one,
  * so that a lookup running at the same time never misses a present object.
  *
  * The rehash worker is an rte_service ("rhashtable_<name>") that the
  * application maps to a service lcore, or runs itself through
  * rte_rhashtable_rehash_run(). Resizes are triggered at RTE_RHT_GROW_PCT load
- * (grow, x2) and RTE_RHT_SHRINK_PCT load (shrink, /2, with
+ * of the slots (grow, x2) and RTE_RHT_SHRINK_PCT load (shrink, /2, with
  * automatic_shrinking). An insert that finds the table above 100% load, or a
- * chain of RTE_RHT_MAX_CHAIN_LEN objects, allocates the next bucket table
- * itself. Every new bucket table gets a new random hash seed (the default
- * hash's first step keeps its own seed through grows and shrinks: see
+ * bucket whose slots are full and whose overflow chain holds
+ * RTE_RHT_MAX_CHAIN_LEN objects, allocates the next bucket table itself.
+ * Every new bucket table gets a new random hash seed (the default hash's
+ * first step keeps its own seed through grows and shrinks: see
  * rte_rhashtable_default_hash()).
  *
  * Build-time settings, macros of rte_rhashtable_config.h that config/ makes
  * of the options of meson_options.txt (defaults in brackets): loads in
  * percent RTE_RHT_GROW_PCT (70) and RTE_RHT_SHRINK_PCT (30);
- * RTE_RHT_MAX_CHAIN_LEN (16); buckets RTE_RHT_DEFAULT_SIZE (64, for
- * nelem_hint 0) and RTE_RHT_MIN_SIZE (4, the fewest); RTE_RHT_REHASH_BATCH
- * (4096), buckets the rehash service moves per call.
+ * RTE_RHT_MAX_CHAIN_LEN (16, objects past the slots of a bucket); buckets
+ * RTE_RHT_DEFAULT_SIZE (64, for nelem_hint 0) and RTE_RHT_MIN_SIZE (4, the
+ * fewest); RTE_RHT_REHASH_BATCH (512, some 2500 objects), buckets the
+ * rehash service moves per call.
  * RTE_RHT_DEFAULT_LOCKS_MUL is no longer used (see locks_mul).
  *
  * Concurrency contract (details on each function):
@@ -85,6 +89,13 @@ extern "C" {
 /** Most objects one rte_rhashtable_lookup_insert_bulk() call takes. */
 #define RTE_RHASHTABLE_INSERT_BULK_MAX 64
 
+/**
+ * Objects a bucket holds in place: a bucket is one cache line of this many
+ * slots and the head of an overflow chain. The load thresholds
+ * (RTE_RHT_GROW_PCT, RTE_RHT_SHRINK_PCT) are of the slots.
+ */
+#define RTE_RHASHTABLE_BUCKET_SLOTS 7
+
 /** Deepest stage rte_rhashtable_prefetch_bulk() takes. */
 #define RTE_RHASHTABLE_PREFETCH_DEPTH_MAX 2
 
@@ -93,7 +104,7 @@ extern "C" {
 
 /** Chain link embedded in every object stored in an rte_rhashtable. */
 struct rte_rhash_head {
-	struct rte_rhash_head *next; /**< Next object in the chain (private). */
+	struct rte_rhash_head *next; /**< Next object in an overflow chain (private). */
 };
 
 /** Chain link embedded in every object stored in an rte_rhltable. */
@@ -156,9 +167,11 @@ struct rte_rhashtable_params {
 	int socket_id;
 	/**< NUMA socket of the bucket tables, or SOCKET_ID_ANY. */
 	uint16_t nelem_hint;
-	/**< Expected number of objects: the first bucket table has the next
-	 *   power of two above nelem_hint * 4 / 3 buckets (at least
-	 *   RTE_RHT_MIN_SIZE); 0 gives RTE_RHT_DEFAULT_SIZE buckets.
+	/**< Expected number of objects: the first bucket table has the
+	 *   fewest buckets, a power of two, whose slots
+	 *   (RTE_RHASHTABLE_BUCKET_SLOTS a bucket) hold nelem_hint * 4 / 3
+	 *   objects (at least RTE_RHT_MIN_SIZE buckets); 0 gives
+	 *   RTE_RHT_DEFAULT_SIZE buckets.
 	 */
 	uint16_t key_len;
 	/**< Key length in bytes; 0 for variable-length keys, which then need
@@ -171,7 +184,8 @@ struct rte_rhashtable_params {
 	/**< Offset of the struct rte_rhash_head (or rte_rhlist_head) in the object. */
 	uint32_t max_size;
 	/**< Largest bucket table, rounded down to a power of two; the table
-	 *   then holds at most 2 * max_size objects. 0: no limit but
+	 *   then holds at most as many objects as that table has slots,
+	 *   RTE_RHASHTABLE_BUCKET_SLOTS * max_size. 0: no limit but
 	 *   RTE_RHASHTABLE_MAX_ELEMS objects.
 	 */
 	uint16_t min_size;
@@ -180,13 +194,13 @@ struct rte_rhashtable_params {
 	 *   automatic_shrinking is set.
 	 */
 	bool automatic_shrinking;
-	/**< Halve the bucket table when the load falls below
+	/**< Halve the bucket table when the load of its slots falls below
 	 *   RTE_RHT_SHRINK_PCT, once an object has been removed: a table that
 	 *   has only been filled keeps the size nelem_hint gave it.
 	 */
 	uint8_t locks_mul;
 	/**< Ignored, kept so that sources that set it still build: every
-	 *   bucket has a lock of its own, a bit of its bucket word, and no
+	 *   bucket has a lock of its own, a bit of its overflow word, and no
 	 *   lock array (it set the size of one).
 	 */
 	bool single_writer;
@@ -202,7 +216,7 @@ struct rte_rhashtable_params {
 	 *   (rte_rhashtable_service_id_get() returns -ENOTSUP): the writer
 	 *   resizes it by calling rte_rhashtable_rehash_run() between its
 	 *   writes; until it does, inserts grow it by emergency allocations
-	 *   only (at 100% load or a full chain).
+	 *   only (at 100% load or a full overflow chain).
 	 */
 	rte_rhashtable_hashfn_t hashfn;
 	/**< Key hash; NULL: the library's seeded default,
@@ -258,10 +272,11 @@ struct rte_rhashtable_iter {
 	struct rte_rhashtable_iter *walker_next; /**< Walker list link. */
 	struct rte_rhashtable_iter **walker_pprev; /**< Walker list link. */
 	uint32_t slot;               /**< Bucket walked. */
-	struct rte_rhash_head *p;    /**< Chain entry returned last in that bucket. */
+	struct rte_rhash_head *p;    /**< Entry returned last in that bucket. */
 	struct rte_rhlist_head *list; /**< rhltable: list member returned last. */
 	bool end_of_table;           /**< The last bucket table is done. */
 	bool started;                /**< Between walk_start and walk_stop. */
+	uint8_t pos;                 /**< Where in that bucket (private). */
 };
 
 /** RCU reclamation modes of rte_rhashtable_rcu_qsbr_add(). */
@@ -455,8 +470,8 @@ rte_rhashtable_lookup_bulk(const struct rte_rhashtable *ht, const void **keys,
  *
  * A bulk lookup overlaps the memory accesses of its burst, but it still
  * waits for the round trips that depend on each other: the bucket, then
- * the first object of the chain, then the next object for the keys that
- * are further down their chain (about one in five at the usual load). A
+ * the object whose tag is the key's, then for the few keys that need it
+ * another object (a tag or summary of another key, an overflow chain). A
  * caller with bursts in flight can start them earlier, behind its other
  * work: at each step it receives burst k and calls this function with
  * depth 0 on it (and depth 1 on burst k-1, ...), then looks up burst k-1
@@ -466,10 +481,10 @@ rte_rhashtable_lookup_bulk(const struct rte_rhashtable *ht, const void **keys,
  * for that depends on the machine (the programmer's guide has figures).
  *
  * - depth 0: hash each key and prefetch its bucket;
- * - depth d > 0: read the key's bucket and the first d-1 objects of its
- *   chain (prefetched by the earlier stages), stop at the key's object, and
- *   prefetch the chain's d-th object, unless the bucket's hash summary
- *   rules the key out.
+ * - depth d > 0: read the key's bucket and the first d-1 objects that may
+ *   hold the key (the slots of its tag, then the overflow chain when its
+ *   summary may hold the key), prefetched by the earlier stages, stop at
+ *   the key's object, and prefetch the d-th.
  *
  * Reader, as rte_rhashtable_lookup(), but it returns nothing to use: the
  * caller may report quiescent states between the stages of a burst, and a
@@ -512,8 +527,8 @@ rte_rhashtable_prefetch_bulk(const struct rte_rhashtable *ht, const void **keys,
  *   - -EINVAL: ht or obj NULL, or ht is an rhltable's table.
  *   - -E2BIG: the table holds its maximum number of objects.
  *   - -ENOMEM: the table needed a new bucket table and none could be allocated.
- *   - -EBUSY: the chain holds RTE_RHT_MAX_CHAIN_LEN objects while a resize
- *     is already pending.
+ *   - -EBUSY: the bucket's slots are full and its overflow chain holds
+ *     RTE_RHT_MAX_CHAIN_LEN objects while a resize is already pending.
  */
 __rte_experimental
 int
@@ -717,9 +732,9 @@ rte_rhashtable_walk_enter(struct rte_rhashtable *ht, struct rte_rhashtable_iter 
  * Start (or resume) a walk and report whether the bucket table walked was
  * retired since walk_stop. From here to walk_stop the caller is an RCU
  * reader: it must not report a quiescent state. A walk goes on from the
- * object it returned last; if that object left its bucket during the pause,
- * the walk restarts that bucket, so objects may be seen twice but a present
- * object is never skipped.
+ * object it returned last; if that object left its slot or overflow chain
+ * during the pause, the walk reads that slot or chain again, so objects may
+ * be seen twice but a present object is never skipped.
  *
  * @param it
  *   The iterator.
@@ -1024,7 +1039,7 @@ rte_rhltable_lookup(const struct rte_rhltable *hlt, const void *key);
 struct rte_rhashtable_table_info {
 	uint32_t buckets;       /**< Buckets (a power of two). */
 	uint32_t seed;          /**< Random hash seed of this bucket table. */
-	uint32_t nlocks;        /**< Bucket locks: one a bucket, in its word. */
+	uint32_t nlocks;        /**< Bucket locks: one a bucket, in its overflow word. */
 	bool nested;            /**< Built of page-sized pieces (large allocation failed). */
 	uint64_t bytes;         /**< Memory of the bucket table. */
 	const void *bucket_mem; /**< First bucket (NUMA checks, debugging). */

@@ -42,6 +42,7 @@
 #define rte_atomic_compare_exchange_strong_explicit(ptr, expected, desired, succ, fail) \
 	__atomic_compare_exchange_n(ptr, expected, desired, 0, succ, fail)
 
+#define rte_ctz32(v) ((unsigned int)__builtin_ctz(v))
 #define rte_ctz64(v) ((unsigned int)__builtin_ctzll(v))
 #define rte_clz32(v) ((unsigned int)__builtin_clz(v))
 #define rte_popcount32(v) ((unsigned int)__builtin_popcount(v))

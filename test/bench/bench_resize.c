@@ -7,8 +7,9 @@
  * (every lookup must hit) and counts its lookups in 10 ms windows, while the
  * service lcore runs two services: the table's rehash service and a writer
  * that first inserts an extra set E (the load passes the grow threshold and
- * the table doubles from 1Mi to 2Mi buckets) and then removes E again (the
- * load falls below the shrink threshold and the table halves back).
+ * the table doubles from 128Ki to 256Ki buckets of 7 slots) and then
+ * removes E again (the load falls below the shrink threshold and the table
+ * halves back).
  */
 
 #include <errno.h>
@@ -33,7 +34,11 @@
 
 #include "bench_peer.h"
 
-#define BASE_BUCKETS (1u << 20)
+#define BASE_BUCKETS (1u << 17)
+/* its slots: the loads of the thresholds are of them (as many bytes as 1Mi
+ * one-word buckets, which the case used before buckets were lines)
+ */
+#define BASE_SLOTS ((uint64_t)BASE_BUCKETS * RTE_RHASHTABLE_BUCKET_SLOTS)
 #define STREAM_KEYS (1u << 20)
 #define WINDOW_MS 10
 #define MAX_WINDOWS 4096
@@ -199,8 +204,8 @@ ctx_build(struct resize_ctx *c)
 	uint32_t i, total;
 	uint64_t rng = 0x082efa98ec4e6c89ULL;
 
-	c->s_keys = (uint32_t)((uint64_t)BASE_BUCKETS * (RTE_RHT_SHRINK_PCT * 2 - 5) / 100);
-	c->e_keys = (uint32_t)((uint64_t)BASE_BUCKETS * (RTE_RHT_GROW_PCT + 5) / 100) - c->s_keys;
+	c->s_keys = (uint32_t)((uint64_t)BASE_SLOTS * (RTE_RHT_SHRINK_PCT * 2 - 5) / 100);
+	c->e_keys = (uint32_t)((uint64_t)BASE_SLOTS * (RTE_RHT_GROW_PCT + 5) / 100) - c->s_keys;
 	total = c->s_keys + c->e_keys;
 	c->objs = bench_objs_alloc(total, sizeof(*c->objs));
 	c->stream = malloc(sizeof(*c->stream) * STREAM_KEYS);

@@ -335,7 +335,8 @@ rht_wait_service(void)
 	for (;;) {
 		if (rht_stats(&s) != 0)
 			return -EIO;
-		if (s.ntables == 1 && s.nelems * 100 <= (uint64_t)s.buckets * RTE_RHT_GROW_PCT)
+		if (s.ntables == 1 && s.nelems * 100 <=
+		    (uint64_t)s.buckets * RTE_RHASHTABLE_BUCKET_SLOTS * RTE_RHT_GROW_PCT)
 			break;
 		if (bench_now() > deadline)
 			return -ETIMEDOUT;

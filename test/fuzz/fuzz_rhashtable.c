@@ -10,10 +10,11 @@
  * byte picks an operation and its operands come from the next bytes.
  *
  * Checked after every operation: the return code is one the model allows
- * (-EBUSY only while a resize is pending, -E2BIG only at 2 * max_size,
- * -ENOMEM only under fault injection), the count agrees, and every key
- * looks up to an object the model holds for it (an rhltable returns all of
- * them). Walks see every object exactly once and nothing else.
+ * (-EBUSY only while a resize is pending, -E2BIG only at the slots of
+ * max_size buckets, -ENOMEM only under fault injection), the count agrees,
+ * and every key looks up to an object the model holds for it (an rhltable
+ * returns all of them). Walks see every object exactly once and nothing
+ * else.
  *
  * Runs single-threaded: the rehash worker runs only when an op asks for it.
  */
@@ -45,7 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FZ_SLOTS 64
 #define FZ_KEYS 24
 #define FZ_MAX_OPS 4096
-#define FZ_CHAIN_LEN 16 /* documented chain limit */
+/* a bucket's slots and its documented overflow chain limit */
+#define FZ_CHAIN_LEN (RTE_RHASHTABLE_BUCKET_SLOTS + 16)
 
 struct fz_obj {
 	uint32_t key;
@@ -496,7 +498,8 @@ op_stats(void)
 		FZ_CHECK(rte_rhashtable_table_info_get(S.ht, t, &info) == 0, "table_info %u", t);
 		FZ_CHECK(info.buckets >= 4 && rte_is_power_of_2(info.buckets), "%u buckets",
 			 info.buckets);
-		FZ_CHECK(S.max_elems == 0 || info.buckets <= S.max_elems / 2,
+		FZ_CHECK(S.max_elems == 0 ||
+			 info.buckets <= S.max_elems / RTE_RHASHTABLE_BUCKET_SLOTS,
 			 "%u buckets above max_size", info.buckets);
 	}
 }
@@ -541,7 +544,7 @@ table_create(uint8_t cfg)
 	 */
 	p.single_writer = p.nelem_hint == 3;
 	S.single_writer = p.single_writer;
-	S.max_elems = 2 * p.max_size;
+	S.max_elems = RTE_RHASHTABLE_BUCKET_SLOTS * p.max_size;
 	if (cfg & 1) {
 		S.hlt = rte_rhltable_create(&p);
 		S.ht = rte_rhltable_table(S.hlt);
