@@ -122,9 +122,9 @@ test_table_setup(struct rte_rhashtable **ht, struct test_obj **objs, const char 
 /*
  * A table that nelem_hint TEST_PAST_GROW_HINT starts at TEST_PAST_GROW_BUCKETS
  * buckets (slots for 5000 * 4 / 3, rounded up), and the entries one past its
- * grow threshold. One lcore inserting them, in batches of 56 at that size,
- * has carried 4984 to the count writers compare with 70% of the slots
- * (5017.6): no insert asks for the worker, only an exact count sees the
+ * grow threshold. One lcore inserting them (the first at once, then
+ * batches of 56 at that size) has carried 4985 to the count writers compare
+ * with 70% of the slots (5017.6): no insert asks for the worker, only an exact count sees the
  * crossing (rhashtable_count.h).
  */
 #define TEST_PAST_GROW_HINT 5000

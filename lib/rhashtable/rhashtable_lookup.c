@@ -70,72 +70,60 @@ match_k(const struct rte_rhashtable *ht, const void *key, const struct rte_rhash
 }
 
 /*
- * Find the key in the chain of bucket bkt, whose word the caller loaded
- * (with acquire). When the bucket's summary rules the key out, no object is
- * touched. Restart the chain if a concurrent move or re-insert carried us
- * into another chain.
+ * The next object of bucket bkt that may hold the key whose hash is hash,
+ * for a walk that has the slots of mask *m still to read, then the
+ * overflow chain (*in_chain once there): NULL once none is left. After
+ * prev (an object of the chain), its next link; a nulls marker that is not
+ * this bucket's means a concurrent move or re-insert carried the walk into
+ * another chain: the chain is read again from its head. Acquire loads:
+ * pair with the release stores that link objects.
  */
 static __rte_always_inline struct rte_rhash_head *
-chain_find(const struct rte_rhashtable *ht, const void *key, uint64_t hash,
-	   struct rte_rhash_head **bkt, struct rte_rhash_head *word, uint32_t key_len,
-	   bool fast)
+bucket_next(struct rte_rhash_head **bkt, uint64_t hash, uint32_t *m, bool *in_chain,
+	    const struct rte_rhash_head *prev)
 {
-	struct rte_rhash_head *he;
+	const uint16_t tag = __rte_rht_tag(hash);
+	struct rte_rhash_head *w;
 
-	for (;;) {
-		if (!__rte_rht_summary_may_hold(word, hash))
-			return NULL;
-		for (he = __rte_rht_ptr(word); !__rte_rht_is_nulls(he);
-		     he = rte_atomic_load_explicit(&he->next, rte_memory_order_acquire)) {
-			/* acquire (above): pairs with the release stores that link
-			 * objects (insert, rehash move, replace): he is initialised.
-			 */
-			if (match_k(ht, key, he, key_len, fast))
-				return he;
-		}
-		if (likely(he == __rte_rht_nulls(bkt)))
-			return NULL;
-		word = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
+	while (*m != 0) {
+		w = rte_atomic_load_explicit(&__rte_rht_slots(bkt)[__rte_rht_match_slot(*m)],
+					     rte_memory_order_acquire);
+		*m &= *m - 1;
+		/* an empty slot's tag, 0, is no key's */
+		if (__rte_rht_slot_tag(w) == tag)
+			return __rte_rht_slot_obj(w);
 	}
+	if (*in_chain) {
+		w = rte_atomic_load_explicit(&prev->next, rte_memory_order_acquire);
+		if (likely(!__rte_rht_is_nulls(w)))
+			return w;
+		if (likely(w == __rte_rht_nulls(bkt)))
+			return NULL;
+	}
+	*in_chain = true;
+	w = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
+	if (!__rte_rht_summary_may_hold(w, hash) || __rte_rht_is_nulls(__rte_rht_ptr(w)))
+		return NULL;
+	return __rte_rht_ptr(w);
 }
 
 /*
- * Find the key among the slots of bucket bkt whose tag is the key's: only
- * those are read again (acquire: pairs with the release store of an object
- * into its slot) and their objects compared.
+ * The key in its bucket of tbl: the slots of its tag, then the overflow
+ * chain when the bucket's summary may hold it (bucket_next()).
  */
-static __rte_always_inline struct rte_rhash_head *
-slots_find(const struct rte_rhashtable *ht, const void *key, uint64_t hash,
-	   struct rte_rhash_head **bkt, uint32_t key_len, bool fast)
-{
-	struct rte_rhash_head **slots = __rte_rht_slots(bkt);
-	const uint16_t tag = __rte_rht_tag(hash);
-	struct rte_rhash_head *w;
-	uint32_t m;
-
-	for (m = __rte_rht_line_match(slots, tag); m != 0; m &= m - 1) {
-		w = rte_atomic_load_explicit(&slots[__rte_rht_match_slot(m)],
-					     rte_memory_order_acquire);
-		/* an empty slot's tag, 0, is no key's */
-		if (__rte_rht_slot_tag(w) == tag &&
-		    match_k(ht, key, __rte_rht_slot_obj(w), key_len, fast))
-			return __rte_rht_slot_obj(w);
-	}
-	return NULL;
-}
-
-/* The key in its bucket of tbl: the slots, then the overflow chain. */
 static __rte_always_inline struct rte_rhash_head *
 table_find_hashed(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
 		  const void *key, uint64_t hash, uint32_t key_len, bool fast)
 {
 	struct rte_rhash_head **bkt = __rte_rht_bucket(tbl, rht_hash_idx(tbl, hash));
-	struct rte_rhash_head *he = slots_find(ht, key, hash, bkt, key_len, fast);
+	uint32_t m = __rte_rht_line_match(__rte_rht_slots(bkt), __rte_rht_tag(hash));
+	struct rte_rhash_head *he = NULL;
+	bool in_chain = false;
 
-	if (he != NULL)
-		return he;
-	return chain_find(ht, key, hash, bkt,
-			  rte_atomic_load_explicit(bkt, rte_memory_order_acquire), key_len, fast);
+	while ((he = bucket_next(bkt, hash, &m, &in_chain, he)) != NULL)
+		if (match_k(ht, key, he, key_len, fast))
+			return he;
+	return NULL;
 }
 
 static __rte_always_inline struct rte_rhash_head *
@@ -261,44 +249,6 @@ lookup_k(const struct rte_rhashtable *ht, const void *key, uint32_t key_len, boo
 	if (likely(he != NULL))
 		return he;
 	return lookup_from(ht, t, key, key_len, fast);
-}
-
-/*
- * The next object of bucket bkt that may hold the key whose hash is hash,
- * for a walk that has the slots of mask *m still to read, then the
- * overflow chain (*in_chain once there): NULL once none is left. After
- * prev (an object of the chain), its next link; a nulls marker that is not
- * this bucket's means a concurrent move or re-insert carried the walk into
- * another chain: the chain is read again from its head, as chain_find()
- * does. Acquire loads: pair with the release stores that link objects.
- */
-static __rte_always_inline struct rte_rhash_head *
-bucket_next(struct rte_rhash_head **bkt, uint64_t hash, uint32_t *m, bool *in_chain,
-	    const struct rte_rhash_head *prev)
-{
-	const uint16_t tag = __rte_rht_tag(hash);
-	struct rte_rhash_head *w;
-
-	while (*m != 0) {
-		w = rte_atomic_load_explicit(&__rte_rht_slots(bkt)[__rte_rht_match_slot(*m)],
-					     rte_memory_order_acquire);
-		*m &= *m - 1;
-		/* an empty slot's tag, 0, is no key's */
-		if (__rte_rht_slot_tag(w) == tag)
-			return __rte_rht_slot_obj(w);
-	}
-	if (*in_chain) {
-		w = rte_atomic_load_explicit(&prev->next, rte_memory_order_acquire);
-		if (likely(!__rte_rht_is_nulls(w)))
-			return w;
-		if (likely(w == __rte_rht_nulls(bkt)))
-			return NULL;
-	}
-	*in_chain = true;
-	w = rte_atomic_load_explicit(bkt, rte_memory_order_acquire);
-	if (!__rte_rht_summary_may_hold(w, hash) || __rte_rht_is_nulls(__rte_rht_ptr(w)))
-		return NULL;
-	return __rte_rht_ptr(w);
 }
 
 /* Two flat tables of a grow or shrink: they share the hash's first step. */
@@ -462,7 +412,7 @@ bulk_buckets_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, u
 			}
 		} else {
 			rest[i] = 1;
-			/* acquire: as in chain_find() */
+			/* acquire: as in bucket_next() */
 			w = rte_atomic_load_explicit(bkts[i], rte_memory_order_acquire);
 			he = __rte_rht_ptr(w);
 			if (!__rte_rht_summary_may_hold(w, hashes[i]) || __rte_rht_is_nulls(he))
