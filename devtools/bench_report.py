@@ -238,7 +238,7 @@ def section_headline(r):
         c = r.cases.get(("resize", "rhashtable", mode, 1 << 20))
         if c is None or c["error"]:
             continue
-        lines.append("| worst 10 ms window / steady during 1Mi->2Mi->1Mi resize (%s), "
+        lines.append("| worst 10 ms window / steady during a 128Ki->256Ki->128Ki bucket resize (%s), "
                      "wall clock | %s | %s | %s; misses: **%d**; slowest window before "
                      "the resize: %.2fx |"
                      % (mode, fmt_rate(c.get("min_window_Mops")), fmt_rate(c.get("steady_Mops")),
