@@ -108,14 +108,16 @@ bucket_next(struct rte_rhash_head **bkt, uint64_t hash, uint32_t *m, bool *in_ch
 }
 
 /*
- * The key in its bucket of tbl: the slots of its tag, then the overflow
- * chain when the bucket's summary may hold it (bucket_next()).
+ * The key in bucket bkt (its hash hash): the slots of its tag, then the
+ * overflow chain when the bucket's summary may hold it (bucket_next()).
+ * Also the end of a bulk pass for the keys whose first candidate was not
+ * theirs: their bucket is in cache, and the candidate already compared is
+ * compared again rather than remembered for every key of the burst.
  */
 static __rte_always_inline struct rte_rhash_head *
-table_find_hashed(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
-		  const void *key, uint64_t hash, uint32_t key_len, bool fast)
+bucket_find(const struct rte_rhashtable *ht, struct rte_rhash_head **bkt, const void *key,
+	    uint64_t hash, uint32_t key_len, bool fast)
 {
-	struct rte_rhash_head **bkt = __rte_rht_bucket(tbl, rht_hash_idx(tbl, hash));
 	uint32_t m = __rte_rht_line_match(__rte_rht_slots(bkt), __rte_rht_tag(hash));
 	struct rte_rhash_head *he = NULL;
 	bool in_chain = false;
@@ -124,6 +126,15 @@ table_find_hashed(const struct rte_rhashtable *ht, const struct __rte_rht_table 
 		if (match_k(ht, key, he, key_len, fast))
 			return he;
 	return NULL;
+}
+
+/* The key in its bucket of tbl. */
+static __rte_always_inline struct rte_rhash_head *
+table_find_hashed(const struct rte_rhashtable *ht, const struct __rte_rht_table *tbl,
+		  const void *key, uint64_t hash, uint32_t key_len, bool fast)
+{
+	return bucket_find(ht, __rte_rht_bucket(tbl, rht_hash_idx(tbl, hash)), key, hash,
+			   key_len, fast);
 }
 
 static __rte_always_inline struct rte_rhash_head *
@@ -365,14 +376,17 @@ in_flat_table(const struct __rte_rht_table *later, struct rte_rhash_head **const
  * prefetch the object of the first match (or, where none matches and the
  * overflow word's summary may hold the key, the chain's head); compare the
  * keys with those objects; then the few keys left (a tag or summary that
- * matched another key, an object further on) are looked for one at a time
- * in their buckets, which are in cache. A miss that no tag and no summary
- * matches (nearly all of them) is answered in the first stage, at the
- * cost of one line. The objects' offsets are loaded once a burst: the
- * loops store to the caller's objs[], which may alias the table, and the
- * compiler would reload them after every store. all (a constant) says that
- * todo is every key from 0 to n-1: the loops then count. Returns the keys
- * found, their objects in objs, NULL in objs for the others of todo.
+ * matched another key, an object further on, a slot emptied since its
+ * tag was compared) are looked for again in their buckets, which are in
+ * cache (bucket_find()). A miss that no tag and no summary matches
+ * (nearly all of them) is answered in the first stage, at the cost of one
+ * line. The stages keep one candidate a key and two masks, no more: a
+ * burst runs as many instructions a key as it can keep lookups in flight.
+ * The objects' offsets are loaded once a burst: the loops store to the
+ * caller's objs[], which may alias the table, and the compiler would
+ * reload them after every store. all (a constant) says that todo is every
+ * key from 0 to n-1: the loops then count. Returns the keys found, their
+ * objects in objs, NULL in objs for the others of todo.
  */
 static __rte_always_inline uint64_t
 bulk_buckets_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, uint64_t todo,
@@ -380,38 +394,30 @@ bulk_buckets_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, u
 	       uint32_t key_len, bool fast, bool all)
 {
 	struct rte_rhash_head *cur[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
-	uint32_t rest[RTE_RHASHTABLE_LOOKUP_BULK_MAX];
 	const uint32_t head_off = ht->core.head_offset, key_off = ht->core.key_offset;
-	uint64_t found = 0, slow = 0;
+	uint64_t found = 0, compared = 0, slow = 0;
 	struct rte_rhash_head **slots, *he, *w;
 	uint32_t i, m;
-	uint16_t tag;
-	bool in_chain, eq;
+	bool eq;
 	char *o;
 
 	for (i = 0; i < n; i++) {
 		if (!all && ((todo >> i) & 1) == 0)
 			continue;
-		tag = __rte_rht_tag(hashes[i]);
 		slots = __rte_rht_slots(bkts[i]);
-		m = __rte_rht_line_match(slots, tag);
+		m = __rte_rht_line_match(slots, __rte_rht_tag(hashes[i]));
 		if (likely(m != 0)) {
-			/* acquire: pairs with the release store of the slot */
+			/* acquire: pairs with the release store of the slot. A
+			 * slot filled again since the compare holds another
+			 * candidate, compared as any; one emptied, none: the
+			 * key is looked for again after the burst
+			 */
 			w = rte_atomic_load_explicit(&slots[__rte_rht_match_slot(m)],
 						     rte_memory_order_acquire);
 			he = __rte_rht_slot_obj(w);
-			/* the other slots of the tag, then the chain, if this one
-			 * is not the key's; bit 0 is no slot's: the chain is next
-			 */
-			rest[i] = m & (m - 1);
-			/* a slot emptied or filled again since the compare */
-			if (unlikely(__rte_rht_slot_tag(w) != tag)) {
-				in_chain = false;
-				he = bucket_next(bkts[i], hashes[i], &rest[i], &in_chain, NULL);
-				rest[i] |= (uint32_t)in_chain;
-			}
+			if (unlikely(he == NULL))
+				slow |= UINT64_C(1) << i;
 		} else {
-			rest[i] = 1;
 			/* acquire: as in bucket_next() */
 			w = rte_atomic_load_explicit(bkts[i], rte_memory_order_acquire);
 			he = __rte_rht_ptr(w);
@@ -419,8 +425,10 @@ bulk_buckets_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, u
 				he = NULL;
 		}
 		cur[i] = he;
-		if (he != NULL)
+		if (he != NULL) {
 			rte_prefetch0((char *)he - head_off);
+			compared |= UINT64_C(1) << i;
+		}
 	}
 	for (i = 0; i < n; i++) {
 		if (!all && ((todo >> i) & 1) == 0)
@@ -439,21 +447,12 @@ bulk_buckets_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, u
 		/* stored as if it held the key: a hit then takes no branch of its own */
 		objs[i] = o;
 		found |= (uint64_t)eq << i;
-		slow |= (uint64_t)!eq << i;
 	}
-	for (; slow != 0; slow &= slow - 1) {
+	for (slow |= compared & ~found; slow != 0; slow &= slow - 1) {
 		i = rte_ctz64(slow);
-		objs[i] = NULL;
-		m = rest[i] & __RTE_RHT_MATCH_SLOTS;
-		in_chain = (rest[i] & 1) != 0;
-		he = cur[i];
-		while ((he = bucket_next(bkts[i], hashes[i], &m, &in_chain, he)) != NULL) {
-			if (match_k(ht, keys[i], he, key_len, fast)) {
-				objs[i] = (char *)he - head_off;
-				found |= UINT64_C(1) << i;
-				break;
-			}
-		}
+		he = bucket_find(ht, bkts[i], keys[i], hashes[i], key_len, fast);
+		objs[i] = he == NULL ? NULL : (char *)he - head_off;
+		found |= (uint64_t)(he != NULL) << i;
 	}
 	return found;
 }
