@@ -225,6 +225,19 @@ rht_slot_store(struct rte_rhash_head **bkt, uint32_t s, struct rte_rhash_head *w
 }
 
 /*
+ * Slot s of the locked bucket bkt, whose word is word, holds he instead:
+ * an object of the same key (a replacement, an rhltable list's new first
+ * member), so the tag stays.
+ */
+static inline void
+rht_slot_replace(struct rte_rhash_head **bkt, uint32_t s, const struct rte_rhash_head *word,
+		 struct rte_rhash_head *he)
+{
+	rht_slot_store(bkt, s, (struct rte_rhash_head *)((uintptr_t)he |
+			((uintptr_t)word & ~__RTE_RHT_SLOT_PTR_MASK)));
+}
+
+/*
  * The slot of the locked bucket bkt that holds he, or -1. relaxed: only
  * the lock holder changes the slots.
  */

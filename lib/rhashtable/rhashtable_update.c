@@ -71,8 +71,7 @@ rhl_push_slot(struct rte_rhash_head **bkt, uint32_t s, struct rte_rhash_head *wo
 	      struct rte_rhash_head *head, struct rte_rhash_head *obj)
 {
 	((struct rte_rhlist_head *)obj)->next = (struct rte_rhlist_head *)head;
-	rht_slot_store(bkt, s, (struct rte_rhash_head *)((uintptr_t)obj |
-			((uintptr_t)word & ~__RTE_RHT_SLOT_PTR_MASK)));
+	rht_slot_replace(bkt, s, word, obj);
 }
 
 /*
@@ -569,16 +568,16 @@ swap_obj(struct rte_rhashtable *ht, struct __rte_rht_table *tbl, struct rte_rhas
 	struct replace_arg *r = arg;
 	int s = rht_slot_of(bkt, r->old_obj);
 	struct rte_rhash_head **pprev;
-	uintptr_t tag;
 
 	RTE_SET_USED(ht);
 	RTE_SET_USED(tbl);
 	RTE_SET_USED(w);
 	if (s >= 0) {
-		/* equal keys: the tag stays */
-		tag = (uintptr_t)__rte_rht_slots(bkt)[s] & ~__RTE_RHT_SLOT_PTR_MASK;
-		rht_slot_store(bkt, (uint32_t)s, (struct rte_rhash_head *)((uintptr_t)r->new_obj |
-									    tag));
+		/* relaxed: only the lock holder changes the slots */
+		rht_slot_replace(bkt, (uint32_t)s,
+				 rte_atomic_load_explicit(&__rte_rht_slots(bkt)[s],
+							  rte_memory_order_relaxed),
+				 r->new_obj);
 		return 1;
 	}
 	pprev = rht_chain_find_link(bkt, r->old_obj);
@@ -665,10 +664,8 @@ unlink_slot_member(struct rte_rhashtable *ht, struct rte_rhash_head **bkt,
 			rht_slot_store(bkt, s, NULL);
 			rht_nelems_dec(ht, w);
 		} else {
-			/* the list goes on from its second member (same tag) */
-			rht_slot_store(bkt, s, (struct rte_rhash_head *)
-				((uintptr_t)&target->next->rhead |
-				 ((uintptr_t)word & ~__RTE_RHT_SLOT_PTR_MASK)));
+			/* the list goes on from its second member */
+			rht_slot_replace(bkt, s, word, &target->next->rhead);
 		}
 		return 1;
 	}
