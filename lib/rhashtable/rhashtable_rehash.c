@@ -109,9 +109,10 @@ move_last_object(const struct rte_rhashtable *ht, struct __rte_rht_table *new_tb
 
 /*
  * Move every object of the locked old bucket bkt to the newest table and
- * unlock it; returns how many. The slots that plan (may be NULL) hashed
- * for that table first, then the other slots, then the overflow chain from
- * its end.
+ * unlock it; returns how many. Its slots, with the hashes of plan (may be
+ * NULL) when it was made for that table: plan_bucket() noted every object
+ * of the slots, which the lock has kept as they were. Then the overflow
+ * chain from its end.
  */
 static uint32_t
 empty_locked_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old,
@@ -126,15 +127,17 @@ empty_locked_bucket(struct rte_rhashtable *ht, struct __rte_rht_table *old,
 		for (k = 0; k < plan->n; k++)
 			move_slot(ht, new_tbl, bkt, plan->slot[k], plan->obj[k], plan->hash[k]);
 		moved = plan->n;
-	}
-	for (s = 0; s < __RTE_RHT_SLOTS; s++) {
-		/* relaxed: under the lock, the slots are the worker's */
-		he = __rte_rht_slot_obj(rte_atomic_load_explicit(&slots[s],
-								 rte_memory_order_relaxed));
-		if (he == NULL)
-			continue;
-		move_slot(ht, new_tbl, bkt, s, he, rht_obj_hash(ht, new_tbl, rht_obj(ht, he)));
-		moved++;
+	} else {
+		for (s = 0; s < __RTE_RHT_SLOTS; s++) {
+			/* relaxed: under the lock, the slots are the worker's */
+			he = __rte_rht_slot_obj(rte_atomic_load_explicit(&slots[s],
+									 rte_memory_order_relaxed));
+			if (he == NULL)
+				continue;
+			move_slot(ht, new_tbl, bkt, s, he,
+				  rht_obj_hash(ht, new_tbl, rht_obj(ht, he)));
+			moved++;
+		}
 	}
 	while (!__rte_rht_is_nulls(*bkt)) {
 		move_last_object(ht, new_tbl, bkt);
