@@ -76,10 +76,10 @@ def list_group(bench, regex, eal):
     return {case_key(line.strip()) for line in out.splitlines() if "/" in line}
 
 
-def check(bench, todo, eal):
+def check(bench, groups, todo, eal):
     """Every case a goal compares is among its group's cases; returns the missing."""
     missing = []
-    for group, regex in GROUPS.items():
+    for group, regex in groups.items():
         listed = list_group(bench, regex, eal)
         for g, text, _, num, den, _ in todo:
             if g != group:
@@ -120,10 +120,11 @@ def main():
     out = args.out or (None if args.groups else "doc/perf/goals.md")
     todo = [g for g in goals() if g[0] in groups]
     if args.check:
-        missing = check(bench, todo, args.eal)
+        missing = check(bench, groups, todo, args.eal)
         for m in missing:
             print("goal-bench: no case for " + m, file=sys.stderr)
-        print("goal-bench: %d goals, %d cases missing" % (len(todo), len(missing)))
+        print("goal-bench: %d goals of %s, %d cases missing"
+              % (len(todo), ", ".join(groups), len(missing)))
         return 1 if missing else 0
     ratios = {g[1]: [] for g in todo}
     start = time.time()
