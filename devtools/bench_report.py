@@ -166,6 +166,12 @@ def goals():
                               ("from the rehash's start", "rehash_min_over_steady")):
             out.append(("resize", "of which: worst window / steady, %s, %s" % (part, mode), None,
                         ("resize", "rhashtable", mode, MI), None, counter))
+        # no goal either: how far a window falls with no writer and no resize at
+        # all, the machine's own dips, which the worst window of a resize
+        # cannot be told from
+        out.append(("resize", "for scale: worst window / steady before the resize (no writer, "
+                    "no rehash: the machine's own dips), %s" % mode, None,
+                    ("resize", "rhashtable", mode, MI), None, "baseline_min_over_steady"))
     out.append(("memory", "memory per entry, object included, 16Mi / rte_hash", 0.5,
                 ("memory", "rhashtable", 16 * MI), ("memory", "rte_hash", 16 * MI),
                 "bytes_per_entry"))
