@@ -566,17 +566,18 @@ def write_markdown(r, out_dir, plots, machine, dpdk):
     md += ["## Memory per entry", "", section_memory(r), ""]
     md += ["## Lookups during a resize", "",
            "Lookups of present keys on the main lcore in 10 ms windows while a service "
-           "lcore inserts keys until the table doubles from 1Mi to 2Mi buckets, then "
+           "lcore inserts keys until the table doubles from 128Ki to 256Ki buckets (lines "
+           "of seven slots), then "
            "removes them until it halves back. Misses must be 0. The machine is shared: "
            "the rate is also given over the windows in which the lookup thread ran at "
            "least 90% of the time, and per second of its CPU time.", "",
            section_resize(r), ""]
     md += ["## A rehash held still", "",
            "The resize case's table on the main lcore alone, each state measured for "
-           "a while with no other thread: at rest (1Mi buckets), with the extra keys "
+           "a while with no other thread: at rest (128Ki buckets), with the extra keys "
            "inserted (the grow threshold passed, the rehash not started), with the "
            "rehash service run on the main lcore until a share of the objects had "
-           "moved, then stopped (two bucket tables), and after the grow (2Mi buckets). "
+           "moved, then stopped (two bucket tables), and after the grow (256Ki buckets). "
            "Rates over the rate at rest: what the lookups' path and footprint cost "
            "in the middle of a rehash, apart from the writer's and the mover's "
            "traffic. Misses must be 0.", "",
