@@ -95,8 +95,12 @@ def check(bench, groups, todo, eal):
     return missing
 
 
-# Runs of one group within a round, at most.
+# Runs of one group within a round: at most MAX_RUNS, until it has taken
+# GROUP_SECONDS (--group-seconds); the groups of ONE_RUN_GROUPS count bytes,
+# the same every run, and run once in all.
 MAX_RUNS = 10
+GROUP_SECONDS = 20.0
+ONE_RUN_GROUPS = ("memory",)
 
 
 def collect(report, group, todo, ratios):
@@ -118,7 +122,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--group-seconds", type=float, default=20.0,
+    ap.add_argument("--group-seconds", type=float, default=GROUP_SECONDS,
                     help="run a group again within a round until it took this long")
     ap.add_argument("--build", default="build-bench")
     ap.add_argument("--bench", help="the dpdk-rhashtable-bench binary (default: in --build)")
@@ -152,12 +156,12 @@ def main():
     start = time.time()
     for rnd in range(args.rounds):
         for group, regex in groups.items():
-            if group == "memory" and rnd > 0:
-                continue  # counted bytes: the same every round
+            if group in ONE_RUN_GROUPS and rnd > 0:
+                continue
             began = time.time()
             for _ in range(MAX_RUNS):
                 collect(run_group(bench, regex, args.eal), group, todo, ratios)
-                if group == "memory" or time.time() - began >= args.group_seconds:
+                if group in ONE_RUN_GROUPS or time.time() - began >= args.group_seconds:
                     break
         print("goal-bench: round %d of %d done (%.0f s)" % (rnd + 1, args.rounds,
                                                             time.time() - start), file=sys.stderr)
@@ -194,7 +198,7 @@ def main():
         "taken seconds apart. Median and range over the processes; the last column "
         "counts the processes that met the goal."
         % (args.rounds, "%s%s" % (" --group-seconds %g" % args.group_seconds
-                                  if args.group_seconds != 20.0 else "",
+                                  if args.group_seconds != GROUP_SECONDS else "",
                                   " --groups '%s'" % args.groups if args.groups else ""),
            time.strftime("%Y-%m-%d %H:%M", time.gmtime()), tree, dpdk, cpu,
            os.cpu_count(), time.time() - start, args.group_seconds, MAX_RUNS),
