@@ -538,6 +538,8 @@ main(int argc, char **argv)
 	if (app.ft != NULL)
 		telemetry_stop();
 	flow_table_free(app.ft);
+	/* after the ports, which return the mbufs they held at close */
+	rte_mempool_free(app.mbuf_pool);
 	rte_eal_cleanup();
 	return ret == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
