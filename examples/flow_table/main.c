@@ -384,6 +384,8 @@ main(int argc, char **argv)
 	printf("flow_table: %u flows at exit\n", rte_rhashtable_count(table));
 	rte_eth_dev_stop(0);
 	rte_eth_dev_close(0);
+	/* after the port, which returns the mbufs it held at close */
+	rte_mempool_free(mbufs);
 	rte_rhashtable_free_and_destroy(table, flow_free, flow_pool);
 	rte_mempool_free(flow_pool);
 	rte_free(qsbr);
