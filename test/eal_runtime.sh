@@ -8,7 +8,8 @@
 #
 #   prefix=$(eal_prefix NAME)      NAME_<RHT_EAL_TAG, or the shell's pid>,
 #                                  shortened where EAL's sockets need it
-#   remove_eal_runtime_dir PREFIX  (in the script's EXIT trap)
+#   remove_eal_runtime_dir PREFIX  (in the script's EXIT trap), and its
+#                                  hugepage files
 
 # devtools/test.sh sets RHT_EAL_TAG to find what a run left behind. Where
 # EAL's telemetry socket would not fit a sockaddr_un (108 bytes: then
@@ -39,7 +40,13 @@ eal_runtime_dir()
 	echo "$base/dpdk/$1"
 }
 
+# the runtime directory, and the hugepage files (PREFIXmap_N) of the memory
+# still reserved at exit, such as the memzones ethdev and mbuf never free
 remove_eal_runtime_dir()
 {
 	rm -rf "$(eal_runtime_dir "$1")"
+	awk '$3 == "hugetlbfs" { print $2 }' /proc/mounts 2>/dev/null |
+		while read -r mount; do
+			rm -f "$mount/$1"map_*
+		done
 }

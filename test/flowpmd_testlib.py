@@ -6,6 +6,7 @@ waiting for the application to exit, and the verdict."""
 
 import argparse
 import atexit
+import glob
 import json
 import os
 import re
@@ -92,10 +93,27 @@ def runtime_dir(prefix):
     return "%s/dpdk/%s" % (base, prefix)
 
 
+def hugetlbfs_mounts():
+    """The mount points of hugetlbfs, where EAL maps its hugepage files."""
+    try:
+        with open("/proc/mounts") as f:
+            return [line.split()[1] for line in f if line.split()[2:3] == ["hugetlbfs"]]
+    except OSError:
+        return []
+
+
 def remove_runtime_dir(prefix):
-    """Remove what EAL leaves in its runtime directory (the directory, the
-    telemetry and multi-process sockets, the config) once the process exited."""
+    """Remove what EAL leaves behind once the process exited: its runtime
+    directory (the directory, the telemetry and multi-process sockets, the
+    config), and the hugepage files (<prefix>map_<n>) of the memory still
+    reserved at exit, such as the memzones ethdev and mbuf never free."""
     shutil.rmtree(runtime_dir(prefix), ignore_errors=True)
+    for mount in hugetlbfs_mounts():
+        for path in glob.glob(os.path.join(mount, glob.escape(prefix) + "map_*")):
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
 
 def socket_path(prefix):
