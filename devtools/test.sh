@@ -40,7 +40,7 @@ count_tests()
 build=${BUILD_DIR:-$top/build}
 asan_build=${ASAN_BUILD_DIR:-$top/build-asan}
 
-# EAL runtime directories a run leaves behind fail it. The test programs
+# EAL runtime directories and hugepage files a run leaves behind fail it. The test programs
 # put this word in their --file-prefix (test/test.c, eal_prefix() of
 # test/flowpmd_testlib.py and test/eal_runtime.sh), so that only this run's
 # are counted in /var/run/dpdk, where other runs of the suite on the
@@ -66,10 +66,16 @@ check_eal_leftovers()
 		left="$left
 $(find "$d" -mindepth 1 -maxdepth 1 -name "*$RHT_EAL_TAG*")"
 	done
+	# and the hugepage files of memory a program did not free: EAL removes
+	# them only when a later run takes the same prefix, which no tagged run does
+	left="$left
+$(awk '$3 == "hugetlbfs" { print $2 }' /proc/mounts | while read -r d; do
+		find "$d" -mindepth 1 -maxdepth 1 -name "*${RHT_EAL_TAG}map_*"
+	done)"
 	left=$(echo "$left" | sed '/^$/d' | sort -u)
 	rm -f "$2"
 	[ -z "$left" ] && return 0
-	echo "EAL runtime directories left behind by the tests:"
+	echo "EAL runtime directories and hugepage files left behind by the tests:"
 	echo "$left"
 	echo "tests: $passed passed, $((failed + 1)) failed"
 	exit 1
