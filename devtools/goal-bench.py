@@ -5,7 +5,7 @@
 """The goal ratios of the benchmark suite, each measured round after round
 with its peers in the same short process.
 
-    devtools/goal-bench.py [--rounds N] [--group-seconds S] [--build DIR | --bench PATH]
+    devtools/goal-bench.py [--rounds N] [--group-seconds S] [--max-runs N] [--build DIR | --bench PATH]
                            [--out FILE] [--groups REGEX] [--check] [-- EAL args]
 
 A full run of dpdk-rhashtable-bench (devtools/run-bench.sh) measures
@@ -16,8 +16,8 @@ that a goal compares (say, the bulk lookups of rte_rhashtable and of bare
 rte_hash at 1Mi) runs alone in one process, a few seconds from first case
 to last, and the groups take turns for N rounds (default 5), so that the
 drift falls on all. Within a round, a group whose process ends in less
-than S seconds (default 20) runs again, up to ten times, until it has
-taken S seconds: a ratio of cases that run a tenth of a second each (the
+than S seconds (default 20) runs again, up to N times (--max-runs,
+default ten), until it has taken S seconds: a ratio of cases that run a tenth of a second each (the
 inserts at 1Mi) swings by a factor of two from one process to the next,
 and ten processes of them cost less than one of the lookups. Each goal's
 ratio is computed per process; the report gives the median, the range
@@ -95,9 +95,9 @@ def check(bench, groups, todo, eal):
     return missing
 
 
-# Runs of one group within a round: at most MAX_RUNS, until it has taken
-# GROUP_SECONDS (--group-seconds); the groups of ONE_RUN_GROUPS count bytes,
-# the same every run, and run once in all.
+# Runs of one group within a round: at most MAX_RUNS (--max-runs), until it
+# has taken GROUP_SECONDS (--group-seconds); the groups of ONE_RUN_GROUPS
+# count bytes, the same every run, and run once in all.
 MAX_RUNS = 10
 GROUP_SECONDS = 20.0
 ONE_RUN_GROUPS = ("memory",)
@@ -124,6 +124,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--group-seconds", type=float, default=GROUP_SECONDS,
                     help="run a group again within a round until it took this long")
+    ap.add_argument("--max-runs", type=int, default=MAX_RUNS,
+                    help="the most runs of a group within a round")
     ap.add_argument("--build", default="build-bench")
     ap.add_argument("--bench", help="the dpdk-rhashtable-bench binary (default: in --build)")
     ap.add_argument("--out", help="report file (default doc/perf/goals.md; none with --groups)")
@@ -133,6 +135,8 @@ def main():
     ap.add_argument("eal", nargs="*", help="EAL arguments, after --")
     args = ap.parse_args()
 
+    if args.max_runs < 1:
+        sys.exit("goal-bench: --max-runs must be 1 or more, not %d" % args.max_runs)
     bench = args.bench or os.path.join(args.build, "test/bench/dpdk-rhashtable-bench")
     if not os.access(bench, os.X_OK):
         sys.exit("goal-bench: %s missing: meson setup %s -Dbenchmarks=enabled && "
@@ -159,7 +163,7 @@ def main():
             if group in ONE_RUN_GROUPS and rnd > 0:
                 continue
             began = time.time()
-            for _ in range(MAX_RUNS):
+            for _ in range(args.max_runs):
                 collect(run_group(bench, regex, args.eal), group, todo, ratios)
                 if group in ONE_RUN_GROUPS or time.time() - began >= args.group_seconds:
                     break
@@ -197,11 +201,13 @@ def main():
         "it had taken that long. A ratio is computed within a process, from figures "
         "taken seconds apart. Median and range over the processes; the last column "
         "counts the processes that met the goal."
-        % (args.rounds, "%s%s" % (" --group-seconds %g" % args.group_seconds
-                                  if args.group_seconds != GROUP_SECONDS else "",
-                                  " --groups '%s'" % args.groups if args.groups else ""),
+        % (args.rounds, "%s%s%s" % (" --group-seconds %g" % args.group_seconds
+                                    if args.group_seconds != GROUP_SECONDS else "",
+                                    " --max-runs %d" % args.max_runs
+                                    if args.max_runs != MAX_RUNS else "",
+                                    " --groups '%s'" % args.groups if args.groups else ""),
            time.strftime("%Y-%m-%d %H:%M", time.gmtime()), tree, dpdk, cpu,
-           os.cpu_count(), time.time() - start, args.group_seconds, MAX_RUNS),
+           os.cpu_count(), time.time() - start, args.group_seconds, args.max_runs),
         "",
         "| ratio | goal | median | range | runs meeting it |",
         "|---|---|---|---|---|",
