@@ -369,6 +369,26 @@ in_flat_table(const struct __rte_rht_table *later, struct rte_rhash_head **const
 }
 
 /*
+ * A key of a bulk pass that its candidate he did not match: where he heads
+ * the overflow chain of bkt, prefetch the object after it, which the third
+ * stage (bucket_find()) reads next, so that its miss overlaps the compares
+ * of the burst's other keys instead of coming alone after them. Nothing
+ * when he is a slot's object (a tag that matched another key's).
+ */
+static __rte_always_inline void
+prefetch_chain_next(struct rte_rhash_head **bkt, struct rte_rhash_head *he, uint32_t head_off)
+{
+	struct rte_rhash_head *next;
+
+	/* relaxed: only a prefetch hangs on them; bucket_find() reads again */
+	if (__rte_rht_ptr(rte_atomic_load_explicit(bkt, rte_memory_order_relaxed)) != he)
+		return;
+	next = rte_atomic_load_explicit(&he->next, rte_memory_order_relaxed);
+	if (!__rte_rht_is_nulls(next))
+		rte_prefetch0((char *)next - head_off);
+}
+
+/*
  * The buckets of a bulk pass, keys of todo (0 to n-1), whose buckets (bkts,
  * hashes) the pass's first stage found and prefetched. A software pipeline
  * in three stages over the burst, so that the memory accesses of the whole
@@ -378,9 +398,10 @@ in_flat_table(const struct __rte_rht_table *later, struct rte_rhash_head **const
  * keys with those objects; then the few keys left (a tag or summary that
  * matched another key, an object further on, a slot emptied since its
  * tag was compared) are looked for again in their buckets, which are in
- * cache (bucket_find()). A miss that no tag and no summary matches
- * (nearly all of them) is answered in the first stage, at the cost of one
- * line. The stages keep one candidate a key and two masks, no more: a
+ * cache (bucket_find()), the object after a chain's head prefetched by
+ * the second stage (prefetch_chain_next()). A miss that no tag and no
+ * summary matches (nearly all of them) is answered in the first stage, at
+ * the cost of one line. The stages keep one candidate a key and two masks, no more: a
  * burst runs as many instructions a key as it can keep lookups in flight.
  * The objects' offsets are loaded once a burst: the loops store to the
  * caller's objs[], which may alias the table, and the compiler would
@@ -447,6 +468,8 @@ bulk_buckets_k(const struct rte_rhashtable *ht, const void **keys, uint32_t n, u
 		/* stored as if it held the key: a hit then takes no branch of its own */
 		objs[i] = o;
 		found |= (uint64_t)eq << i;
+		if (unlikely(!eq))
+			prefetch_chain_next(bkts[i], he, head_off);
 	}
 	for (slow |= compared & ~found; slow != 0; slow &= slow - 1) {
 		i = rte_ctz64(slow);
