@@ -400,6 +400,10 @@ bench_fini(void)
 	if (!eal_done)
 		return;
 	release_active();
+	/* else its hugepages stay reserved after the process: EAL reclaims
+	 * them only for a later run of the same file prefix
+	 */
+	bench_limit_release();
 	for (s = 0; s < BENCH_STREAM_MAX; s++) {
 		free(streams[s]);
 		streams[s] = NULL;

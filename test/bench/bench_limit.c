@@ -116,6 +116,14 @@ limit_setup(uint64_t want, uint64_t stride)
 	return rc;
 }
 
+void
+bench_limit_release(void)
+{
+	rte_free(lines);
+	lines = NULL;
+	nlines = 0;
+}
+
 int
 bench_limit_setup_bytes(uint64_t want)
 {

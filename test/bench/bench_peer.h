@@ -171,6 +171,9 @@ uint64_t bench_rht_working_set(uint32_t n);
 /** Free the active table and objects, for cases that need the memory. */
 void bench_release(void);
 
+/** Free the memory-limit probe's buffer (bench_limit.c), if any. */
+void bench_limit_release(void);
+
 /** Largest power of two <= x (x > 0). */
 static inline uint64_t
 bench_pow2_floor(uint64_t x)
