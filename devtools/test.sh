@@ -40,16 +40,20 @@ count_tests()
 build=${BUILD_DIR:-$top/build}
 asan_build=${ASAN_BUILD_DIR:-$top/build-asan}
 
-# EAL runtime directories and hugepage files a run leaves behind fail it. The test programs
-# put this word in their --file-prefix (test/test.c, eal_prefix() of
-# test/flowpmd_testlib.py and test/eal_runtime.sh), so that only this run's
-# are counted in /var/run/dpdk, where other runs of the suite on the
-# machine create theirs meanwhile; meson test points EAL at the build
-# directory (RUNTIME_DIRECTORY), where every new entry is this run's.
-# Short (15 characters at most), as EAL's socket paths under the prefix
-# must fit a sockaddr_un.
+# EAL runtime directories and hugepage files a run leaves behind fail it.
+# The test programs put this word in their --file-prefix (test/test.c,
+# eal_prefix() of test/flowpmd_testlib.py and test/eal_runtime.sh), so
+# that only this run's are counted in /var/run/dpdk and the hugetlbfs
+# mounts, where other runs of the suite on the machine create theirs
+# meanwhile; meson test points EAL at the build directory
+# (RUNTIME_DIRECTORY), where every new entry is this run's. Short (15
+# characters at most), as EAL's socket paths under the prefix must fit a
+# sockaddr_un.
 RHT_EAL_TAG=$(printf 'r%x%x' $$ "$(date +%s)")
 export RHT_EAL_TAG
+
+# shellcheck source=test/eal_runtime.sh
+. "$top/test/eal_runtime.sh"
 
 eal_dir_entries()
 {
@@ -69,7 +73,7 @@ $(find "$d" -mindepth 1 -maxdepth 1 -name "*$RHT_EAL_TAG*")"
 	# and the hugepage files of memory a program did not free: EAL removes
 	# them only when a later run takes the same prefix, which no tagged run does
 	left="$left
-$(awk '$3 == "hugetlbfs" { print $2 }' /proc/mounts | while read -r d; do
+$(hugetlbfs_mounts | while read -r d; do
 		find "$d" -mindepth 1 -maxdepth 1 -name "*${RHT_EAL_TAG}map_*"
 	done)"
 	left=$(echo "$left" | sed '/^$/d' | sort -u)

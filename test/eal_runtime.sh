@@ -10,6 +10,7 @@
 #                                  shortened where EAL's sockets need it
 #   remove_eal_runtime_dir PREFIX  (in the script's EXIT trap), and its
 #                                  hugepage files
+#   hugetlbfs_mounts               the hugetlbfs mount points
 
 # devtools/test.sh sets RHT_EAL_TAG to find what a run left behind. Where
 # EAL's telemetry socket would not fit a sockaddr_un (108 bytes: then
@@ -40,13 +41,18 @@ eal_runtime_dir()
 	echo "$base/dpdk/$1"
 }
 
+# the mount points of hugetlbfs, one a line: where EAL maps its hugepage files
+hugetlbfs_mounts()
+{
+	awk '$3 == "hugetlbfs" { print $2 }' /proc/mounts 2>/dev/null
+}
+
 # the runtime directory, and the hugepage files (PREFIXmap_N) of the memory
-# still reserved at exit, such as the memzones ethdev and mbuf never free
+# still reserved at exit, such as the shared-data memzone ethdev never frees
 remove_eal_runtime_dir()
 {
 	rm -rf "$(eal_runtime_dir "$1")"
-	awk '$3 == "hugetlbfs" { print $2 }' /proc/mounts 2>/dev/null |
-		while read -r mount; do
-			rm -f "$mount/$1"map_*
-		done
+	hugetlbfs_mounts | while read -r mount; do
+		rm -f "$mount/$1"map_*
+	done
 }

@@ -106,7 +106,7 @@ def remove_runtime_dir(prefix):
     """Remove what EAL leaves behind once the process exited: its runtime
     directory (the directory, the telemetry and multi-process sockets, the
     config), and the hugepage files (<prefix>map_<n>) of the memory still
-    reserved at exit, such as the memzones ethdev and mbuf never free."""
+    reserved at exit, such as the shared-data memzone ethdev never frees."""
     shutil.rmtree(runtime_dir(prefix), ignore_errors=True)
     for mount in hugetlbfs_mounts():
         for path in glob.glob(os.path.join(mount, glob.escape(prefix) + "map_*")):
