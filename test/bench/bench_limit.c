@@ -89,6 +89,14 @@ bench_limit_setup(uint32_t n, uint64_t *bytes)
 	return bench_limit_setup_bytes(*bytes);
 }
 
+void
+bench_limit_release(void)
+{
+	rte_free(lines);
+	lines = NULL;
+	nlines = 0;
+}
+
 /* The probe buffer, want bytes, its chase cycle through one line of every stride. */
 static int
 limit_setup(uint64_t want, uint64_t stride)
@@ -101,12 +109,10 @@ limit_setup(uint64_t want, uint64_t stride)
 		return 0;
 	/* the tables' memory is needed here */
 	bench_release();
-	rte_free(lines);
+	bench_limit_release();
 	nlines = want / LINE;
-	if (nlines < 2 * stride || nlines > UINT32_MAX) {
-		lines = NULL;
+	if (nlines < 2 * stride || nlines > UINT32_MAX)
 		return -EINVAL;
-	}
 	/* the same heap as the tables, so the same page size */
 	lines = rte_malloc("bench_limit", want, LINE);
 	if (lines == NULL)
@@ -114,14 +120,6 @@ limit_setup(uint64_t want, uint64_t stride)
 	rc = build_cycle(stride);
 	cycle_stride = rc == 0 ? stride : 0;
 	return rc;
-}
-
-void
-bench_limit_release(void)
-{
-	rte_free(lines);
-	lines = NULL;
-	nlines = 0;
 }
 
 int
