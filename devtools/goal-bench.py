@@ -5,8 +5,9 @@
 """The goal ratios of the benchmark suite, each measured round after round
 with its peers in the same short process.
 
-    devtools/goal-bench.py [--rounds N] [--group-seconds S] [--max-runs N] [--build DIR | --bench PATH]
-                           [--out FILE] [--groups REGEX] [--check] [-- EAL args]
+    devtools/goal-bench.py [--rounds N] [--group-seconds S] [--max-runs N]
+                           [--build DIR | --bench PATH] [--out FILE]
+                           [--groups REGEX] [--check] [-- EAL args]
 
 A full run of dpdk-rhashtable-bench (devtools/run-bench.sh) measures
 rte_hash minutes after rte_rhashtable; on a shared machine whose speed
@@ -17,9 +18,10 @@ rte_hash at 1Mi) runs alone in one process, a few seconds from first case
 to last, and the groups take turns for N rounds (default 5), so that the
 drift falls on all. Within a round, a group whose process ends in less
 than S seconds (default 20) runs again, up to N times (--max-runs,
-default ten), until it has taken S seconds: a ratio of cases that run a tenth of a second each (the
-inserts at 1Mi) swings by a factor of two from one process to the next,
-and ten processes of them cost less than one of the lookups. Each goal's
+default ten), until it has taken S seconds: a ratio of cases that run a
+tenth of a second each (the inserts at 1Mi) swings by a factor of two
+from one process to the next, and ten processes of them cost less than
+one of the lookups. Each goal's
 ratio is computed per process; the report gives the median, the range
 and how many runs met the goal. FILE
 (default doc/perf/goals.md) gets the table, the machine and the command.

@@ -401,8 +401,9 @@ prefetch_chain_next(struct rte_rhash_head **bkt, struct rte_rhash_head *he, uint
  * cache (bucket_find()), the object after a chain's head prefetched by
  * the second stage (prefetch_chain_next()). A miss that no tag and no
  * summary matches (nearly all of them) is answered in the first stage, at
- * the cost of one line. The stages keep one candidate a key and two masks, no more: a
- * burst runs as many instructions a key as it can keep lookups in flight.
+ * the cost of one line. The stages keep one candidate a key and two
+ * masks, no more: a burst runs as many instructions a key as it can keep
+ * lookups in flight.
  * The objects' offsets are loaded once a burst: the loops store to the
  * caller's objs[], which may alias the table, and the compiler would
  * reload them after every store. all (a constant) says that todo is every
