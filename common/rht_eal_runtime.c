@@ -128,3 +128,25 @@ rht_eal_file_prefix(char *buf, size_t size, const char *prefix, const char *tag)
 		eal_runtime_base(), buf);
 	return -1;
 }
+
+int
+rht_eal_tag_file_prefix(int argc, char **argv)
+{
+	static const char opt[] = "--file-prefix=";
+	/* static: EAL keeps pointers into argv, and LeakSanitizer stays quiet */
+	static char tagged[PATH_MAX];
+	int i, last = -1;
+
+	/* EAL takes the last --file-prefix; what follows "--" is not EAL's */
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strncmp(argv[i], opt, strlen(opt)) == 0)
+			last = i;
+	if (last < 0)
+		return 0;
+	memcpy(tagged, opt, strlen(opt));
+	if (rht_eal_file_prefix(tagged + strlen(opt), sizeof(tagged) - strlen(opt),
+			argv[last] + strlen(opt), getenv("RHT_EAL_TAG")) != 0)
+		return -1;
+	argv[last] = tagged;
+	return 0;
+}

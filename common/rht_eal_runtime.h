@@ -55,4 +55,20 @@ int rht_eal_remove_runtime_dir(void);
  */
 int rht_eal_file_prefix(char *buf, size_t size, const char *prefix, const char *tag);
 
+/**
+ * Replace the last --file-prefix of an EAL command line (ARGV up to "--")
+ * by rht_eal_file_prefix() of it and the environment's RHT_EAL_TAG.
+ * devtools/test.sh sets RHT_EAL_TAG to a word unique to its run and, once
+ * the run is over, looks for the runtime directories and hugepage files
+ * whose names hold it: whatever a test program left behind is found even
+ * while other runs of the suite (other work trees, the same prefixes)
+ * come and go on the machine. The new argument is in static storage, as
+ * EAL keeps pointers into argv: call it once a process.
+ *
+ * @return
+ *   0, also when there is no --file-prefix (nothing to tag), or -1 when
+ *   no tagged prefix fits (logged; ARGV is left as it was).
+ */
+int rht_eal_tag_file_prefix(int argc, char **argv);
+
 #endif /* _RHT_EAL_RUNTIME_H_ */

@@ -10,7 +10,6 @@
  * Also the unit test suite runner and the command list.
  */
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,36 +242,6 @@ exit_code(int ret)
 	return 1;
 }
 
-/*
- * devtools/test.sh sets RHT_EAL_TAG to a word unique to its run and looks
- * for runtime directories holding it once the run is over: a test that
- * left one behind is found even while other runs of the suite (other work
- * trees, the same prefixes) come and go on the machine. The prefix is also
- * shortened where EAL's sockets would not fit (rht_eal_file_prefix()).
- */
-static void
-tag_file_prefix(int argc, char **argv)
-{
-	static const char opt[] = "--file-prefix=";
-	/* static: EAL keeps pointers into argv, and LeakSanitizer stays quiet */
-	static char tagged[PATH_MAX];
-	const char *tag = getenv("RHT_EAL_TAG");
-	const char *prefix;
-	int i, last = -1;
-
-	/* EAL takes the last --file-prefix */
-	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strncmp(argv[i], opt, strlen(opt)) == 0)
-			last = i;
-	if (last < 0)
-		return;
-	prefix = argv[last] + strlen(opt);
-	memcpy(tagged, opt, strlen(opt));
-	if (rht_eal_file_prefix(tagged + strlen(opt), sizeof(tagged) - strlen(opt),
-			prefix, tag) == 0)
-		argv[last] = tagged;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -286,7 +255,7 @@ main(int argc, char **argv)
 		return TEST_SKIPPED;
 	}
 
-	tag_file_prefix(argc, argv);
+	rht_eal_tag_file_prefix(argc, argv);
 	eal_argv = rht_eal_args_with_memory(&argc, argv, test_mem_mb());
 	ret = rte_eal_init(argc, eal_argv);
 	if (ret < 0) {
