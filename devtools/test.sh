@@ -41,8 +41,9 @@ build=${BUILD_DIR:-$top/build}
 asan_build=${ASAN_BUILD_DIR:-$top/build-asan}
 
 # EAL runtime directories and hugepage files a run leaves behind fail it.
-# The test programs put this word in their --file-prefix (test/test.c,
-# eal_prefix() of test/flowpmd_testlib.py and test/eal_runtime.sh), so
+# The test programs put this word in their --file-prefix (the test and
+# bench programs with rht_eal_tag_file_prefix() of common/, the scripts
+# with eal_prefix() of test/flowpmd_testlib.py and test/eal_runtime.sh), so
 # that only this run's are counted in /var/run/dpdk and the hugetlbfs
 # mounts, where other runs of the suite on the machine create theirs
 # meanwhile; meson test points EAL at the build directory

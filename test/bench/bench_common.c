@@ -352,6 +352,9 @@ bench_init(int argc, char **argv, unsigned int mem_mb)
 
 	if (eal_done)
 		return 0;
+	/* devtools/test.sh finds the hugepage files of a bench that did not free its memory */
+	if (rht_eal_tag_file_prefix(argc, argv) != 0)
+		return -EINVAL;
 	eal_argv = rht_eal_args_with_memory(&argc, argv, mem_mb);
 	record_eal_args(argc, eal_argv);
 	rc = rte_eal_init(argc, eal_argv);

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The rte_rhashtable authors
+"""What the benchmark leaves behind: every case at 64Ki entries (the
+limit probes' buffers, the peers' tables, the resize and contention cases)
+runs in one process, which must free all its memory before it exits. EAL
+removes a hugepage file (<prefix>map_<n>) only when the memory in it is
+freed or a later run takes the same prefix, so a buffer kept to the end
+stays reserved on the machine for good. The bench tags its --file-prefix
+with RHT_EAL_TAG (rht_eal_tag_file_prefix()): the check finds its files
+while other runs come and go.
+
+Usage: test_bench_leftovers.py DPDK_RHASHTABLE_BENCH [-- EAL args without --file-prefix]
+"""
+
+import glob
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import flowpmd_testlib as lib  # noqa: E402
+
+CASES = "/65536/"
+
+
+def leftovers(prefix):
+    """The runtime directory and hugepage files of prefix that still exist."""
+    found = [lib.runtime_dir(prefix)] if os.path.exists(lib.runtime_dir(prefix)) else []
+    for mount in lib.hugetlbfs_mounts():
+        found += glob.glob(os.path.join(mount, glob.escape(prefix) + "map_*"))
+    return found
+
+
+def main():
+    bench = sys.argv[1]
+    eal = sys.argv[3:] if sys.argv[2:3] == ["--"] else []
+    tag = os.environ.setdefault("RHT_EAL_TAG", "t%d" % os.getpid())
+    name = "bench_leftovers_%d" % os.getpid()
+    cmd = [bench, "--short", "--benchmark_filter=" + CASES, "--"] + eal + \
+        ["--file-prefix=" + name]
+    print("running:", " ".join(cmd), flush=True)
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=240)
+    print(proc.stdout)
+    errors = []
+    if proc.returncode != 0:
+        errors.append("the bench exited with %d" % proc.returncode)
+    used = re.search(r"^rht_eal_args: .*--file-prefix=(\S+)", proc.stdout, re.M)
+    huge = re.search(r"^rht_hugepages: (\S+)", proc.stdout, re.M)
+    if used is None or huge is None:
+        errors.append("no rht_eal_args or rht_hugepages line in the output")
+        return lib.verdict(errors, "")
+    prefix = used.group(1)
+    if not prefix.endswith("_" + tag):
+        errors.append("prefix %s does not end with the run's tag %s" % (prefix, tag))
+    errors += ["left behind: %s" % path for path in leftovers(prefix)]
+    lib.remove_runtime_dir(prefix)
+    if not errors and huge.group(1) != "yes":
+        print("SKIP: the bench ran without hugepages: no hugepage file to leave")
+        return lib.SKIP
+    cases = len(re.findall(r"^\S+/65536/\S*\s+[0-9.]+ ", proc.stdout, re.M))
+    return lib.verdict(errors, "%d cases, nothing left by prefix %s in %s" %
+                       (cases, prefix, ", ".join(lib.hugetlbfs_mounts())))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
