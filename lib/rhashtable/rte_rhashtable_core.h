@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_atomic.h>
 #include <rte_bitops.h>
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
@@ -571,19 +572,22 @@ __rte_rht_keys_differ(const uint8_t *a, const uint8_t *b, uint32_t len)
  * moves tbl's objects to the next table: that one once the worker has
  * emptied the key's bucket of tbl. *hash and *idx, the key's hash and
  * bucket in tbl, become those in the table returned; mix is the hash's
- * first step, which the tables of a grow or shrink share. NULL when the
- * next table has another key seed (a re-seed): the whole algorithm then
- * answers.
+ * first step, which the tables of a grow or shrink share. next is tbl's
+ * future_tbl, from a relaxed load. NULL when the next table has another key
+ * seed (a re-seed): the whole algorithm then answers.
  */
 static __rte_always_inline const struct __rte_rht_table *
-__rte_rht_moving_table(const struct __rte_rht_table *tbl, uint64_t mix, uint64_t *hash,
-		       uint32_t *idx)
+__rte_rht_moving_table(const struct __rte_rht_table *tbl, const struct __rte_rht_table *next,
+		       uint64_t mix, uint64_t *hash, uint32_t *idx)
 {
-	/* acquire: pairs with the release that attaches the next table */
-	const struct __rte_rht_table *next = rte_atomic_load_explicit(&tbl->future_tbl,
-			rte_memory_order_acquire);
-
-	if (next == NULL || next->key_seed != tbl->key_seed)
+	/* the relaxed load of next and this fence make an acquire load, which
+	 * pairs with the release that attached next: its fields are set. Not
+	 * a second load: a single lookup keeps as many misses in flight as
+	 * the reorder buffer holds lookups, so every instruction counts here
+	 * (frozen/rhashtable/single at 50 and 99% moved, 1.05x without it)
+	 */
+	rte_atomic_thread_fence(rte_memory_order_acquire);
+	if (next->key_seed != tbl->key_seed)
 		return NULL;
 	/* acquire: pairs with the worker's release once buckets are empty:
 	 * the objects it moved out of them are linked in next
@@ -651,12 +655,13 @@ __rte_rht_lookup_common(const struct __rte_rht_core *c, const void *key, uint32_
 	uint64_t mix = __rte_rht_key_mix(key, key_len, &tbl->mix_seeds);
 	uint64_t hash = __rte_rht_hash_final(mix, &tbl->mix_seeds);
 	uint32_t idx = (uint32_t)hash & tbl->mask;
+	/* relaxed: __rte_rht_moving_table() orders what it reads of next */
+	const struct __rte_rht_table *next = rte_atomic_load_explicit(&tbl->future_tbl,
+			rte_memory_order_relaxed);
 	struct rte_rhash_head **bkt, *word, *he;
 
-	/* relaxed: only picks the path; __rte_rht_moving_table() reloads with acquire */
-	if (unlikely(rte_atomic_load_explicit(&tbl->future_tbl,
-					      rte_memory_order_relaxed) != NULL)) {
-		t = __rte_rht_moving_table(tbl, mix, &hash, &idx);
+	if (unlikely(next != NULL)) {
+		t = __rte_rht_moving_table(tbl, next, mix, &hash, &idx);
 		if (t == NULL)
 			goto slow_path;
 	}
