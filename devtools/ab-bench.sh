@@ -13,8 +13,10 @@
 #
 # FILTER is a --benchmark_filter regex, e.g.
 # 'lookup/rhashtable/single/hit_uniform/(1048576|16777216)' or
-# 'resize/rhashtable'. NAME is a counter of the cases (default
-# items_per_second, printed in millions; resize cases: min_over_steady).
+# 'resize/rhashtable'. NAME is a counter of the cases; by default each
+# case's own figure: items_per_second (printed in millions), or for the
+# resize and frozen cases, which have none, min_over_steady and
+# frozen_over_steady.
 # BASE_REV is built once, from `git archive`, in
 # ${RHT_CACHE:-/var/cache/rhashtable}/ab/<commit>; this tree in
 # ${RHT_BENCH_BUILD:-build-bench}. Benchmarks need the packages that
@@ -23,12 +25,12 @@
 set -e
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=3
-counter=items_per_second
+counter=auto
 while [ $# -gt 0 ]; do
 	case $1 in
 	--rounds) rounds=$2; shift 2 ;;
 	--counter) counter=$2; shift 2 ;;
-	-h|--help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) break ;;
 	esac
 done
@@ -79,8 +81,12 @@ for row in csv.reader(open(path)):
     fields = dict(zip(header, row))
     parts = [p for p in row[0].split('/')
              if ':' not in p and p not in ('real_time', 'manual_time')]
-    value = float(fields.get(counter) or 'nan')
-    if counter == 'items_per_second':
+    name = counter
+    if counter == 'auto':
+        name = next((c for c in ('items_per_second', 'min_over_steady', 'frozen_over_steady')
+                     if fields.get(c)), 'items_per_second')
+    value = float(fields.get(name) or 'nan')
+    if name == 'items_per_second':
         value /= 1e6
     cases.setdefault('/'.join(parts[1:]), []).append('%.3g' % value)
 print(' | '.join('%s %s' % (k, ' '.join(v)) for k, v in cases.items()))
