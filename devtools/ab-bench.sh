@@ -67,25 +67,23 @@ head_build=${RHT_BENCH_BUILD:-$root/build-bench}
 build_of "$root" "$head_build"
 
 # one line per build and round: case, then its repetitions' values
-report() { # $1: csv output of the bench
+report() { # $1: JSON output of the bench
 	python3 - "$counter" "$1" <<'EOF'
-import csv, sys
+import json, sys
 counter, path = sys.argv[1], sys.argv[2]
-header, cases = None, {}
-for row in csv.reader(open(path)):
-    if row and row[0] == 'name':
-        header = row
+cases = {}
+# JSON, not CSV: Google Benchmark's CSV reporter aborts when the cases of
+# one run have different counters (a frozen case beside a lookup case)
+for run in json.load(open(path))['benchmarks']:
+    if run.get('run_type') == 'aggregate':
         continue
-    if header is None or not row or row[0].rsplit('_', 1)[-1] in ('mean', 'median', 'stddev', 'cv'):
-        continue
-    fields = dict(zip(header, row))
-    parts = [p for p in row[0].split('/')
+    parts = [p for p in run['name'].split('/')
              if ':' not in p and p not in ('real_time', 'manual_time')]
     name = counter
     if counter == 'auto':
         name = next((c for c in ('items_per_second', 'min_over_steady', 'frozen_over_steady')
-                     if fields.get(c)), 'items_per_second')
-    value = float(fields.get(name) or 'nan')
+                     if c in run), 'items_per_second')
+    value = float(run.get(name, 'nan'))
     if name == 'items_per_second':
         value /= 1e6
     cases.setdefault('/'.join(parts[1:]), []).append('%.3g' % value)
@@ -100,7 +98,7 @@ for r in $(seq "$rounds"); do
 	for side in base head; do
 		if [ $side = base ]; then b=$base_dir/build; else b=$head_build; fi
 		"$b/test/bench/dpdk-rhashtable-bench" --benchmark_filter="$filter" \
-			--benchmark_format=csv >"$out" 2>/dev/null
+			--benchmark_out="$out" --benchmark_out_format=json >/dev/null 2>&1
 		echo "round $r $side: $(report "$out")"
 	done
 done
