@@ -102,18 +102,24 @@ def hugetlbfs_mounts():
         return []
 
 
+def hugepage_files(prefix):
+    """The hugepage files of a file prefix (<prefix>map_<n>) in every hugetlbfs
+    mount: the memory its processes still hold, or held when they ended."""
+    return [path for mount in hugetlbfs_mounts()
+            for path in glob.glob(os.path.join(mount, glob.escape(prefix) + "map_*"))]
+
+
 def remove_runtime_dir(prefix):
     """Remove what EAL leaves behind once the process exited: its runtime
     directory (the directory, the telemetry and multi-process sockets, the
     config), and the hugepage files (<prefix>map_<n>) of the memory still
     reserved at exit, such as the shared-data memzone ethdev never frees."""
     shutil.rmtree(runtime_dir(prefix), ignore_errors=True)
-    for mount in hugetlbfs_mounts():
-        for path in glob.glob(os.path.join(mount, glob.escape(prefix) + "map_*")):
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
+    for path in hugepage_files(prefix):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 def socket_path(prefix):

@@ -13,7 +13,6 @@ while other runs come and go.
 Usage: test_bench_leftovers.py DPDK_RHASHTABLE_BENCH [-- EAL args without --file-prefix]
 """
 
-import glob
 import os
 import re
 import subprocess
@@ -28,10 +27,8 @@ CASES = "/65536/"
 
 def leftovers(prefix):
     """The runtime directory and hugepage files of prefix that still exist."""
-    found = [lib.runtime_dir(prefix)] if os.path.exists(lib.runtime_dir(prefix)) else []
-    for mount in lib.hugetlbfs_mounts():
-        found += glob.glob(os.path.join(mount, glob.escape(prefix) + "map_*"))
-    return found
+    runtime = lib.runtime_dir(prefix)
+    return ([runtime] if os.path.exists(runtime) else []) + lib.hugepage_files(prefix)
 
 
 def main():
