@@ -8,7 +8,8 @@ removes a hugepage file (<prefix>map_<n>) only when the memory in it is
 freed or a later run takes the same prefix, so a buffer kept to the end
 stays reserved on the machine for good. The bench tags its --file-prefix
 with RHT_EAL_TAG (rht_eal_tag_file_prefix()): the check finds its files
-while other runs come and go.
+while other runs come and go; where no tagged prefix fits, the bench
+refuses to start, with a message.
 
 Usage: test_bench_leftovers.py DPDK_RHASHTABLE_BENCH [-- EAL args without --file-prefix]
 """
@@ -29,6 +30,24 @@ def leftovers(prefix):
     """The runtime directory and hugepage files of prefix that still exist."""
     runtime = lib.runtime_dir(prefix)
     return ([runtime] if os.path.exists(runtime) else []) + lib.hugepage_files(prefix)
+
+
+def refused_prefix(bench, eal, name):
+    """Where even the shortened tagged prefix cannot fit EAL's socket paths
+    (a runtime directory of 100 characters), the bench says so and exits
+    with an error before EAL starts. The errors, if not."""
+    env = dict(os.environ, RUNTIME_DIRECTORY="/tmp/" + "d" * 95)
+    proc = subprocess.run([bench, "--short", "--benchmark_filter=" + CASES, "--"] + eal +
+                          ["--file-prefix=" + name], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=60, env=env)
+    if proc.returncode == 0:
+        return ["a runtime directory too long for any prefix: the bench exited with 0"]
+    if "too long for its sockets" not in proc.stdout:
+        return ["a runtime directory too long for any prefix: no message saying so:\n" +
+                proc.stdout[-500:]]
+    if "EAL:" in proc.stdout:
+        return ["a runtime directory too long for any prefix: EAL was started"]
+    return []
 
 
 def main():
@@ -55,6 +74,7 @@ def main():
         errors.append("prefix %s does not end with the run's tag %s" % (prefix, tag))
     errors += ["left behind: %s" % path for path in leftovers(prefix)]
     lib.remove_runtime_dir(prefix)
+    errors += refused_prefix(bench, eal, name)
     if not errors and huge.group(1) != "yes":
         print("SKIP: the bench ran without hugepages: no hugepage file to leave")
         return lib.SKIP
